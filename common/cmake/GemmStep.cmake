@@ -1,0 +1,54 @@
+# gemm_add_step(<name> KERNEL <file.cl> [TEST_SIZES MxNxK ...])
+#
+# Adds one step of the tutorial in one line: the executable <name> built from main.c in the
+# current directory with <file.cl> embedded into it (so the binary runs from any directory),
+# linked to the harness, and one CTest per test size and (alpha, beta) pair that runs it
+# verified on the default device (PoCL on a machine without a GPU).
+
+set(GEMM_EMBED_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/embed_file.cmake)
+
+# gemm_embed_file(<out_var> <input> <symbol>): generates a .c file defining
+# `const char <symbol>[]` with the bytes of <input>; regenerated when the input changes.
+function(gemm_embed_file out_var input symbol)
+  get_filename_component(base ${input} NAME)
+  set(output ${CMAKE_CURRENT_BINARY_DIR}/embedded_${base}.c)
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DINPUT=${input} -DOUTPUT=${output} -DSYMBOL=${symbol} -P ${GEMM_EMBED_SCRIPT}
+    DEPENDS ${input} ${GEMM_EMBED_SCRIPT}
+    COMMENT "Embedding ${base}"
+    VERBATIM)
+  set(${out_var} ${output} PARENT_SCOPE)
+endfunction()
+
+# The (alpha, beta) pairs every step is verified with: plain product, scaled with accumulation,
+# negative alpha with a fractional beta.
+set(GEMM_TEST_SCALARS "1:0" "0.5:2" "-1.5:0.25")
+
+function(gemm_add_step name)
+  cmake_parse_arguments(ARG "" "KERNEL" "TEST_SIZES" ${ARGN})
+  gemm_embed_file(embedded ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_KERNEL} gemm_kernel_source)
+  add_executable(${name} main.c ${embedded})
+  target_link_libraries(${name} PRIVATE gemm_harness gemm_warnings)
+  target_compile_definitions(${name} PRIVATE GEMM_STEP_NAME="${name}")
+  set_property(GLOBAL APPEND PROPERTY GEMM_STEPS ${name})
+  if(NOT BUILD_TESTING)
+    return()
+  endif()
+  separate_arguments(extra UNIX_COMMAND "${GEMM_TEST_ARGS}")
+  foreach(size IN LISTS ARG_TEST_SIZES)
+    string(REPLACE "x" ";" mnk ${size})
+    list(GET mnk 0 m)
+    list(GET mnk 1 n)
+    list(GET mnk 2 k)
+    foreach(pair IN LISTS GEMM_TEST_SCALARS)
+      string(REPLACE ":" ";" ab ${pair})
+      list(GET ab 0 alpha)
+      list(GET ab 1 beta)
+      add_test(NAME ${name}.verify.${size}.alpha=${alpha},beta=${beta}
+               COMMAND ${name} -m ${m} -n ${n} -k ${k} --alpha ${alpha} --beta ${beta}
+                       --repeat 1 --warmup 0 ${extra})
+      set_tests_properties(${name}.verify.${size}.alpha=${alpha},beta=${beta} PROPERTIES LABELS "verify;${name}")
+    endforeach()
+  endforeach()
+endfunction()

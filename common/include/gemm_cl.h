@@ -1,0 +1,159 @@
+/**
+ * @file gemm_cl.h
+ * @brief OpenCL plumbing: finding and choosing a device, building a program (with its log on
+ * failure), guarded buffers, and profiling events.
+ *
+ * Every OpenCL call is checked; a failure becomes one line naming the call and the error
+ * (e.g. "clCreateBuffer failed: CL_MEM_OBJECT_ALLOCATION_FAILURE") and exit code
+ * #GEMM_EXIT_RUNTIME, after every resource acquired so far has been released.
+ */
+#ifndef GEMM_CL_H
+#define GEMM_CL_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <stdio.h>
+
+#include "gemm_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief Device classes that get their own default kernel parameters (see gemm_params.h). */
+typedef enum gemm_device_class {
+    GEMM_DEVICE_CPU = 0,    /**< a CPU device, such as PoCL's */
+    GEMM_DEVICE_NVIDIA_GPU, /**< an NVIDIA GPU through NVIDIA's OpenCL */
+    GEMM_DEVICE_GPU,        /**< any other GPU (AMD, Intel, Apple, Mali, ...) */
+    GEMM_DEVICE_OTHER       /**< accelerators and anything else; uses the CPU defaults */
+} gemm_device_class;
+
+/** @brief Short name of a device class: "cpu", "nvidia-gpu", "gpu", "other". */
+const char *gemm_device_class_name(gemm_device_class cls);
+
+/** @brief What the harness knows about the chosen device. */
+typedef struct gemm_device_info {
+    cl_platform_id platform;  /**< the platform */
+    cl_device_id device;      /**< the device */
+    int index;                /**< position in --list-devices (all platforms, in order) */
+    int platform_index;       /**< position of the platform */
+    int device_index;         /**< position of the device within its platform */
+    char platform_name[128];  /**< CL_PLATFORM_NAME */
+    char name[128];           /**< CL_DEVICE_NAME */
+    char vendor[128];         /**< CL_DEVICE_VENDOR */
+    char driver[64];          /**< CL_DRIVER_VERSION */
+    char version[64];         /**< CL_DEVICE_VERSION */
+    cl_device_type type;      /**< CL_DEVICE_TYPE */
+    gemm_device_class cls;    /**< derived from type and vendor */
+    size_t max_work_group;    /**< CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t max_item[3];       /**< CL_DEVICE_MAX_WORK_ITEM_SIZES */
+    cl_ulong local_mem;       /**< CL_DEVICE_LOCAL_MEM_SIZE, bytes */
+    cl_ulong global_mem;      /**< CL_DEVICE_GLOBAL_MEM_SIZE, bytes */
+    cl_ulong max_alloc;       /**< CL_DEVICE_MAX_MEM_ALLOC_SIZE, bytes */
+    cl_uint base_align;       /**< CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes (the query gives bits) */
+    cl_uint compute_units;    /**< CL_DEVICE_MAX_COMPUTE_UNITS */
+    cl_uint clock_mhz;        /**< CL_DEVICE_MAX_CLOCK_FREQUENCY */
+} gemm_device_info;
+
+/** @brief Name of an OpenCL error code, e.g. "CL_OUT_OF_RESOURCES". */
+const char *gemm_cl_error_name(cl_int err);
+
+/**
+ * @brief Prints every platform and device with the index that `--device` accepts.
+ * @return 0, or #GEMM_EXIT_RUNTIME (no platform at all) with @p msg filled.
+ */
+int gemm_list_devices(FILE *out, gemm_msg *msg);
+
+/**
+ * @brief Chooses a device. Selectors are an index or a case-insensitive part of the name;
+ * NULL means: the first GPU of any (selected) platform, else the first device.
+ *
+ * A device index counts across all platforms, as --list-devices prints it, unless a platform is
+ * also selected, in which case it counts within that platform.
+ * @return 0; #GEMM_EXIT_BAD_INPUT if nothing matches; #GEMM_EXIT_RUNTIME if there is no platform.
+ */
+int gemm_select_device(const char *platform_sel, const char *device_sel, gemm_device_info *info, gemm_msg *msg);
+
+/**
+ * @brief If NVIDIA's OpenCL library is on disk but no ICD file registers it, writes its path
+ * to @p path and returns 1 (the README explains the one-line fix). Returns 0 otherwise.
+ */
+int gemm_nvidia_unregistered(char *path, size_t len);
+
+/** @brief A context, a profiling-enabled in-order queue and (once built) a program on one device. */
+typedef struct gemm_cl {
+    gemm_device_info dev;     /**< the device */
+    cl_context context;       /**< context on that device only */
+    cl_command_queue queue;   /**< in-order, CL_QUEUE_PROFILING_ENABLE */
+    cl_program program;       /**< the built program, or NULL */
+} gemm_cl;
+
+/** @brief Creates the context and queue. @return 0 or #GEMM_EXIT_RUNTIME. */
+int gemm_cl_open(gemm_cl *cl, const gemm_device_info *dev, gemm_msg *msg);
+
+/**
+ * @brief Builds @p source with @p options (the step's -D defines). On a build failure the build
+ * log is printed on stderr and #GEMM_EXIT_RUNTIME returned.
+ */
+int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg *msg);
+
+/**
+ * @brief Creates kernel @p name from the built program.
+ * @return 0; #GEMM_EXIT_BAD_INPUT if the program has no such kernel; #GEMM_EXIT_RUNTIME otherwise.
+ */
+int gemm_cl_kernel(gemm_cl *cl, const char *name, cl_kernel *kernel, gemm_msg *msg);
+
+/** @brief Releases everything gemm_cl_open() and gemm_cl_build() created (safe on a zeroed struct). */
+void gemm_cl_close(gemm_cl *cl);
+
+/** @brief Bit pattern written into guard regions: a NaN no arithmetic produces. */
+#define GEMM_GUARD_PATTERN 0x7FA5A5A5u
+/** @brief Bit pattern used to poison outputs before a run (a quiet NaN). */
+#define GEMM_POISON_PATTERN 0x7FC00000u
+/** @brief Minimum guard size in elements on each side (CLBlast's test suite uses 127 too). */
+#define GEMM_GUARD_MIN 127
+
+/**
+ * @brief A device buffer with sentinel-filled margins: the kernels see only #view, a sub-buffer
+ * of #parent that starts after the front guard; a write outside the matrix lands in a guard
+ * and is caught by gemm_buffer_check_guards().
+ */
+typedef struct gemm_buffer {
+    const char *label;   /**< "A", "B", "C", or what a helper buffer holds */
+    cl_mem parent;       /**< guard + matrix + guard */
+    cl_mem view;         /**< the matrix itself (sub-buffer) */
+    size_t elems;        /**< floats in the matrix */
+    size_t guard;        /**< floats in each guard */
+} gemm_buffer;
+
+/** @brief Bytes one guarded buffer of @p elems floats takes on @p dev. */
+size_t gemm_buffer_bytes(const gemm_device_info *dev, size_t elems);
+
+/** @brief Creates a guarded buffer and writes the guard pattern into both margins. */
+int gemm_buffer_create(gemm_cl *cl, gemm_buffer *buf, const char *label, size_t elems, gemm_msg *msg);
+
+/**
+ * @brief Reads the guards back. @return 0 if intact; 1 with @p msg saying where the first
+ * overwritten element is; #GEMM_EXIT_RUNTIME on an OpenCL error.
+ */
+int gemm_buffer_check_guards(gemm_cl *cl, const gemm_buffer *buf, gemm_msg *msg);
+
+/** @brief Releases a buffer (safe on a zeroed struct). */
+void gemm_buffer_release(gemm_buffer *buf);
+
+/** @brief Kernel execution time of a completed event (END - START), in milliseconds. */
+int gemm_event_ms(cl_event ev, double *ms, gemm_msg *msg);
+
+/** @brief A profiling timestamp (CL_PROFILING_COMMAND_START or _END) of a completed event, in ns. */
+int gemm_event_time(cl_event ev, cl_profiling_info which, cl_ulong *ns, gemm_msg *msg);
+
+/** @brief Fills a message "<what> failed: <error name>" and returns #GEMM_EXIT_RUNTIME. */
+int gemm_cl_fail(gemm_msg *msg, const char *what, cl_int err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GEMM_CL_H */

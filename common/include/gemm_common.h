@@ -1,0 +1,65 @@
+/**
+ * @file gemm_common.h
+ * @brief Exit codes and one-line diagnostics shared by every program of the tutorial.
+ *
+ * Every executable (the six steps, the peers, the benchmark helpers) ends with one of the
+ * #gemm_exit codes, and reports every problem as a single line on standard error that starts
+ * with the program's name, so scripts and tests can match it.
+ */
+#ifndef GEMM_COMMON_H
+#define GEMM_COMMON_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief Process exit codes, identical for every program (documented in `--help` and the README). */
+enum gemm_exit {
+    GEMM_EXIT_OK = 0,            /**< ran, and verified (or ran with `--no-verify`) */
+    GEMM_EXIT_VERIFY_FAILED = 1, /**< ran, but the result did not match the reference */
+    GEMM_EXIT_BAD_INPUT = 2,     /**< bad option, size or parameter; nothing was run */
+    GEMM_EXIT_RUNTIME = 3        /**< OpenCL, driver or system error (includes kernel build failures) */
+};
+
+/** @brief The tutorial's version string (from the top-level CMake project). */
+const char *gemm_version(void);
+
+/** @brief Sets the name printed in front of every diagnostic (usually the step's name). */
+void gemm_set_program_name(const char *name);
+
+/** @brief The name set by gemm_set_program_name(), or "gemm" if none was set. */
+const char *gemm_program_name(void);
+
+/** @brief Prints "name: error: <message>" on stderr (the message is printf-formatted, no newline). */
+void gemm_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/** @brief Prints "name: note: <message>" on stderr. */
+void gemm_note(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/** @brief A fixed-size message buffer filled by functions that report a problem to their caller. */
+typedef struct gemm_msg {
+    char text[512]; /**< the message, without the program name and without a newline */
+} gemm_msg;
+
+/** @brief printf into a #gemm_msg (truncates safely). Returns @p code so callers can `return gemm_msgf(...)`. */
+int gemm_msgf(gemm_msg *msg, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GEMM_COMMON_H */

@@ -1,0 +1,110 @@
+/**
+ * @file gemm_options.h
+ * @brief The command-line options shared by every step and peer, and their parser.
+ *
+ * One table (in gemm_options.c) describes every option; `--help` is generated from it, so the
+ * help text, the parser and the README cannot disagree. The parser never prints and never
+ * exits: it fills a #gemm_options and, on a problem, a one-line #gemm_msg. That keeps it
+ * testable (tests/test_options.c) and fuzzable.
+ */
+#ifndef GEMM_OPTIONS_H
+#define GEMM_OPTIONS_H
+
+#include <stdio.h>
+
+#include "gemm_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief Most `-D NAME=VALUE` overrides (and most parameters a step may have). */
+#define GEMM_MAX_DEFINES 16
+/** @brief Longest parameter name, including the terminating NUL. */
+#define GEMM_DEFINE_NAME_MAX 32
+
+/** @brief One kernel parameter: an OpenCL C preprocessor name and its integer value. */
+typedef struct gemm_define {
+    char name[GEMM_DEFINE_NAME_MAX]; /**< e.g. "TS" */
+    long value;                      /**< e.g. 32 */
+} gemm_define;
+
+/** @brief An ordered set of kernel parameters; a name appears at most once. */
+typedef struct gemm_defines {
+    int count;                           /**< number of entries used */
+    gemm_define item[GEMM_MAX_DEFINES]; /**< the entries */
+} gemm_defines;
+
+/** @brief Everything the user can say on the command line. Zero/negative means "not given". */
+typedef struct gemm_options {
+    long m;                         /**< rows of A and C (`-m`), 0 = device default */
+    long n;                         /**< columns of B and C (`-n`), 0 = device default */
+    long k;                         /**< columns of A, rows of B (`-k`), 0 = device default */
+    double alpha;                   /**< `--alpha`, default 1 */
+    double beta;                    /**< `--beta`, default 0 */
+    const char *platform;           /**< `--platform`: index or name substring, NULL = any */
+    const char *device;             /**< `--device`: index or name substring, NULL = first GPU else first device */
+    int list_devices;               /**< `--list-devices` */
+    int repeat;                     /**< `--repeat`: timed runs, 0 = device default */
+    int warmup;                     /**< `--warmup`: untimed runs first, -1 = device default */
+    unsigned long long seed;        /**< `--seed`: random data seed */
+    int verify;                     /**< 0 after `--no-verify` */
+    gemm_defines defines;           /**< `-D NAME=VALUE` overrides, in order */
+    const char *kernel_file;        /**< `--kernel-file`: build this .cl instead of the embedded source */
+    int csv;                        /**< `--csv`: machine-readable output on stdout */
+} gemm_options;
+
+/** @brief What gemm_options_parse() found. */
+enum gemm_parse_result {
+    GEMM_PARSE_OK = 0,  /**< options parsed; go on */
+    GEMM_PARSE_HELP,    /**< `--help` was given: print gemm_options_usage() and exit 0 */
+    GEMM_PARSE_VERSION, /**< `--version` was given: print the version and exit 0 */
+    GEMM_PARSE_ERROR    /**< a problem, described in the message: exit #GEMM_EXIT_BAD_INPUT */
+};
+
+/** @brief The default random seed (fixed, so every run of every step sees the same matrices). */
+#define GEMM_DEFAULT_SEED 20261122ULL
+
+/** @brief Fills @p opt with the defaults (nothing given, alpha 1, beta 0, verify on, default seed). */
+void gemm_options_defaults(gemm_options *opt);
+
+/**
+ * @brief Parses argv into @p opt (which it first resets with gemm_options_defaults()).
+ *
+ * Accepts `--name value`, `--name=value`, and for the short options `-m 5` or `-m5`,
+ * `-D NAME=VALUE` or `-DNAME=VALUE`. Sizes must be integers in [1, 2^31-1]; alpha and beta
+ * finite numbers; `--repeat` >= 1; `--warmup` >= 0.
+ *
+ * @return a #gemm_parse_result; on #GEMM_PARSE_ERROR, @p msg holds one line naming the option and value.
+ */
+int gemm_options_parse(gemm_options *opt, int argc, char *const argv[], gemm_msg *msg);
+
+/** @brief Prints the generated usage text, including the exit codes. */
+void gemm_options_usage(FILE *out, const char *program, const char *summary);
+
+/**
+ * @brief Parses "NAME=VALUE" (NAME a C identifier of at most 31 characters, VALUE an integer).
+ * @return 0 on success, #GEMM_EXIT_BAD_INPUT with @p msg filled otherwise.
+ */
+int gemm_define_parse(const char *text, gemm_define *out, gemm_msg *msg);
+
+/** @brief Sets (adds or replaces) a parameter. @return 0, or #GEMM_EXIT_BAD_INPUT if the set is full. */
+int gemm_defines_set(gemm_defines *set, const char *name, long value, gemm_msg *msg);
+
+/** @brief Looks a parameter up. @return 1 and the value in @p value if present, else 0. */
+int gemm_defines_find(const gemm_defines *set, const char *name, long *value);
+
+/**
+ * @brief Applies a whitespace-separated list of "NAME=VALUE" items (the format of the defaults table).
+ * @return 0, or #GEMM_EXIT_BAD_INPUT with @p msg filled.
+ */
+int gemm_defines_apply_list(gemm_defines *set, const char *list, gemm_msg *msg);
+
+/** @brief Writes "NAME=VALUE NAME=VALUE ..." into @p buf (empty string for an empty set). */
+void gemm_defines_format(const gemm_defines *set, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GEMM_OPTIONS_H */

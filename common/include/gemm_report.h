@@ -1,0 +1,91 @@
+/**
+ * @file gemm_report.h
+ * @brief Timing statistics and the two report formats: a human-readable block and CSV.
+ *
+ * Every program (steps and peers) fills one #gemm_report and prints it the same way, so the
+ * tour and the benchmark can read any of them. CSV columns, in order:
+ *
+ * `step,platform,device,driver,m,n,k,alpha,beta,params,warmup,repeat,median_ms,best_ms,gflops,`
+ * `gflops_best,parts,max_err_over_bound,status,date`
+ *
+ * - `median_ms`, `best_ms`: the whole step per run (all of its kernels, helpers included);
+ * - `gflops` = 2*M*N*K / median time (`gflops_best` uses the best time);
+ * - `parts`: each kernel on its own, as `label:median_ms/best_ms` separated by `;`;
+ * - `max_err_over_bound`: the worst |got-ref| / tolerance (<= 1 passes), empty if not verified;
+ * - `status`: PASS, FAIL or UNVERIFIED; `date`: UTC, ISO 8601.
+ */
+#ifndef GEMM_REPORT_H
+#define GEMM_REPORT_H
+
+#include <stdio.h>
+
+#include "gemm_verify.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief Most kernels a step may time separately. */
+#define GEMM_MAX_PARTS 6
+
+/** @brief Median of @p n values (n >= 1); does not modify @p x. */
+double gemm_median(const double *x, int n);
+
+/** @brief Smallest of @p n values (n >= 1). */
+double gemm_min(const double *x, int n);
+
+/** @brief Seconds on a monotonic host clock (for the CPU peer, which has no OpenCL events). */
+double gemm_host_seconds(void);
+
+/** @brief One kernel's share of a step's time. */
+typedef struct gemm_report_part {
+    const char *label; /**< e.g. "sgemm", "transpose A" */
+    double median_ms;  /**< median over the timed runs */
+    double best_ms;    /**< best over the timed runs */
+} gemm_report_part;
+
+/** @brief Everything a run reports. */
+typedef struct gemm_report {
+    const char *step;            /**< e.g. "kernel02_tiled" or "clblast" */
+    const char *summary;         /**< one line: what the step adds */
+    char platform[128];          /**< platform name */
+    char device[128];            /**< device name */
+    char driver[64];             /**< driver version */
+    const char *device_type;     /**< "CPU", "GPU", ... */
+    long m, n, k;                /**< sizes */
+    double alpha, beta;          /**< scalars as used (float values) */
+    char params[256];            /**< "NAME=VALUE ..." or "" */
+    int warmup, repeat;          /**< runs */
+    const char *timing;          /**< what the time covers, one line */
+    double median_ms, best_ms;   /**< the step per run */
+    int nparts;                  /**< kernels timed on their own */
+    gemm_report_part part[GEMM_MAX_PARTS]; /**< per-kernel times */
+    int verified;                /**< 1 if compared with the reference */
+    gemm_check check;            /**< the comparison, when verified */
+    char failure[512];           /**< extra reason for FAIL (e.g. an out-of-bounds write), or "" */
+    const char *reference;       /**< how the reference was computed */
+} gemm_report;
+
+/** @brief "PASS", "FAIL" or "UNVERIFIED". */
+const char *gemm_report_status(const gemm_report *r);
+
+/** @brief 2*M*N*K / time, in GFLOPS. */
+double gemm_gflops(long m, long n, long k, double ms);
+
+/** @brief Prints the human-readable block. */
+void gemm_report_print(FILE *out, const gemm_report *r);
+
+/** @brief Prints the CSV header line (see the file comment). */
+void gemm_report_csv_header(FILE *out);
+
+/** @brief Prints one CSV line. */
+void gemm_report_csv_line(FILE *out, const gemm_report *r);
+
+/** @brief Exit code for a finished run: #GEMM_EXIT_OK or #GEMM_EXIT_VERIFY_FAILED. */
+int gemm_report_exit_code(const gemm_report *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GEMM_REPORT_H */

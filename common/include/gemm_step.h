@@ -1,0 +1,198 @@
+/**
+ * @file gemm_step.h
+ * @brief What a step tells the harness, and the one function that runs it.
+ *
+ * A step (kernel01_naive ... kernel06_padding) is a kernel file plus a tiny main.c that
+ * describes it with a #gemm_step: its parameters, and a @c plan function that, for one problem
+ * and one set of parameter values, either refuses (a size or parameter the kernel cannot
+ * handle: one line, exit 2) or lists the kernel launches: which kernel, which arguments, what
+ * global and local sizes, how much local memory, and which helper buffers they need.
+ * gemm_step_main() does everything else, identically for every step:
+ *
+ * 1. parse the options (gemm_options.h); choose the device (gemm_cl.h);
+ * 2. take the step's default parameters for this class of device (gemm_params.h), then the
+ *    user's `-D` overrides, and check each against its allowed range;
+ * 3. call the plan, then check every launch against the device: work-group size, work-item
+ *    sizes, local memory, largest allocation, total memory, and the 32-bit index range the
+ *    kernels use;
+ * 4. build the program with the parameters as `-D` defines (printing the build log if it fails)
+ *    and check each kernel's own work-group limit;
+ * 5. make random A, B, C and the double-precision reference (gemm_verify.h);
+ * 6. before every run, restore C (to NaN when beta = 0, to its initial values otherwise) and fill
+ *    the helper buffers with NaN, so that a run can only pass by writing every element itself;
+ * 7. run `--warmup` untimed then `--repeat` timed runs; a run's time is the device time from
+ *    the start of its first kernel to the end of its last (OpenCL profiling events), and each
+ *    kernel's own time is kept too;
+ * 8. read C back, check the guard regions of every buffer and every element of C, report
+ *    (human or CSV, gemm_report.h) and return the exit code.
+ */
+#ifndef GEMM_STEP_H
+#define GEMM_STEP_H
+
+#include "gemm_cl.h"
+#include "gemm_options.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief A parameter a step's kernel takes as a `-D` define, with its allowed range. */
+typedef struct gemm_param_info {
+    const char *name; /**< e.g. "TS" */
+    long min;         /**< smallest allowed value */
+    long max;         /**< largest allowed value */
+    const char *help; /**< one line for `--help` */
+} gemm_param_info;
+
+/** @brief The problem a plan is made for. */
+typedef struct gemm_problem {
+    const char *step;               /**< the step's name, for messages */
+    long m, n, k;                   /**< C is m x n, A is m x k, B is k x n */
+    float alpha, beta;              /**< the scalars */
+    const gemm_defines *params;     /**< every parameter of the step, with its value */
+    const gemm_device_info *device; /**< the chosen device */
+} gemm_problem;
+
+/** @brief The value of parameter @p name (every declared parameter has one by the time a plan runs). */
+long gemm_param(const gemm_problem *p, const char *name);
+
+/** @brief Buffers a launch can take as an argument: the three matrices and up to three helpers. */
+typedef enum gemm_buffer_id {
+    GEMM_BUF_A = 0, /**< A, m x k */
+    GEMM_BUF_B,     /**< B, k x n */
+    GEMM_BUF_C,     /**< C, m x n: the result is read from here */
+    GEMM_BUF_T0,    /**< helper buffer 0 (e.g. A transposed) */
+    GEMM_BUF_T1,    /**< helper buffer 1 */
+    GEMM_BUF_T2,    /**< helper buffer 2 */
+    GEMM_BUF_COUNT
+} gemm_buffer_id;
+
+/** @brief Most helper buffers a plan may ask for. */
+#define GEMM_MAX_TEMPS 3
+/** @brief Most kernel launches in one run of a step. */
+#define GEMM_MAX_LAUNCHES 5
+/** @brief Most arguments of one kernel. */
+#define GEMM_MAX_ARGS 12
+
+/** @brief Kinds of kernel arguments. */
+typedef enum gemm_arg_kind { GEMM_ARG_INT, GEMM_ARG_FLOAT, GEMM_ARG_BUFFER } gemm_arg_kind;
+
+/** @brief One kernel argument. */
+typedef struct gemm_arg {
+    gemm_arg_kind kind;    /**< which member holds the value */
+    int i;                 /**< for GEMM_ARG_INT */
+    float f;               /**< for GEMM_ARG_FLOAT */
+    gemm_buffer_id buffer; /**< for GEMM_ARG_BUFFER */
+} gemm_arg;
+
+/** @brief One kernel launch: an NDRange of two dimensions (dimension 0 runs along the columns). */
+typedef struct gemm_launch {
+    const char *kernel;      /**< kernel function name in the program */
+    const char *label;       /**< what it does, for the report (e.g. "transpose A") */
+    size_t global[2];        /**< global size; must be a multiple of local */
+    size_t local[2];         /**< work-group size */
+    size_t local_mem_bytes;  /**< local memory the kernel declares, computed from the parameters */
+    int nargs;               /**< arguments used */
+    gemm_arg arg[GEMM_MAX_ARGS]; /**< arguments, in order */
+} gemm_launch;
+
+/** @brief Everything one run of a step enqueues, in order. */
+typedef struct gemm_plan {
+    int nlaunches;                           /**< launches used */
+    gemm_launch launch[GEMM_MAX_LAUNCHES];   /**< the launches, run in this order */
+    size_t temp_elems[GEMM_MAX_TEMPS];       /**< size of helper buffer i in floats (0 = unused) */
+    const char *temp_label[GEMM_MAX_TEMPS];  /**< what helper buffer i holds */
+} gemm_plan;
+
+/** @brief Appends a launch of @p kernel over @p global_cols x @p global_rows with @p local_cols x @p local_rows work-groups. */
+gemm_launch *gemm_plan_add(gemm_plan *plan, const char *kernel, const char *label, size_t global_cols,
+                           size_t global_rows, size_t local_cols, size_t local_rows);
+
+/** @brief Declares helper buffer @p which (GEMM_BUF_T0..T2) of @p elems floats. */
+void gemm_plan_temp(gemm_plan *plan, gemm_buffer_id which, const char *label, size_t elems);
+
+/** @brief Appends an int argument. */
+void gemm_arg_int(gemm_launch *l, long value);
+/** @brief Appends a float argument. */
+void gemm_arg_float(gemm_launch *l, float value);
+/** @brief Appends a buffer argument. */
+void gemm_arg_buffer(gemm_launch *l, gemm_buffer_id which);
+
+/**
+ * @brief Appends the arguments every SGEMM kernel of the tutorial takes, in this order:
+ * `(int M, int N, int K, float alpha, float beta, A, B, C)`.
+ */
+void gemm_arg_sgemm(gemm_launch *l, long m, long n, long k, float alpha, float beta, gemm_buffer_id a,
+                    gemm_buffer_id b, gemm_buffer_id c);
+
+/** @brief @p x rounded up to a multiple of @p multiple. */
+size_t gemm_round_up(size_t x, size_t multiple);
+
+/**
+ * @brief Refuses a size that is not a multiple of a tile: fills @p msg with one line naming the
+ * dimension, the tile parameter, their values and kernel06_padding (the step for any size).
+ * @return 0 if @p value is a multiple of @p tile, #GEMM_EXIT_BAD_INPUT otherwise.
+ */
+int gemm_require_multiple(gemm_msg *msg, const gemm_problem *p, const char *dim, long value, const char *param,
+                          long tile);
+
+/**
+ * @brief gemm_require_multiple() for all three dimensions: M by the tile @p pm = @p tm, N by
+ * @p pn = @p tn, K by @p pk = @p tk. @return 0 or #GEMM_EXIT_BAD_INPUT with @p msg filled.
+ */
+int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, long tm, const char *pn, long tn,
+                       const char *pk, long tk);
+
+/**
+ * @brief Refuses a parameter combination: "<what> (<detail>)", exit 2. Use for relations between
+ * parameters, e.g. "TSM must be a multiple of WPTM".
+ * @return 0 if @p ok, #GEMM_EXIT_BAD_INPUT otherwise.
+ */
+int gemm_require(gemm_msg *msg, int ok, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/**
+ * @brief A library peer (e.g. CLBlast) in place of a plan: enqueue C = alpha*A*B + beta*C on
+ * @p queue with the given buffers and return the event of the last command in @p done.
+ * Such a run is timed from the end of the command before it to the end of @p done.
+ */
+typedef int (*gemm_library_fn)(const gemm_problem *p, cl_command_queue queue, cl_mem a, cl_mem b, cl_mem c,
+                               cl_event *done, gemm_msg *msg);
+
+/** @brief A step (or an OpenCL library peer), as the harness sees it. */
+typedef struct gemm_step {
+    const char *name;                /**< "kernel02_tiled" */
+    const char *summary;             /**< one line: the idea the step adds */
+    const char *source;              /**< the kernel source embedded at build time */
+    const gemm_param_info *params;   /**< the parameters the kernel takes as -D defines */
+    int nparams;                     /**< how many */
+    int (*plan)(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg); /**< launches, or a refusal */
+    gemm_library_fn library;         /**< instead of source and plan: a library call */
+} gemm_step;
+
+/** @brief Runs a step as described in the file comment. @return the process exit code. */
+int gemm_step_main(const gemm_step *step, int argc, char **argv);
+
+/** @brief The kernel source that CMake's gemm_add_step() embeds into every step's executable. */
+extern const char gemm_kernel_source[];
+
+/**
+ * @brief Defines a step's main(): the step's name comes from CMake (GEMM_STEP_NAME), the source
+ * from the embedded kernel file; @p summary, @p params (an array) and @p plan_fn from main.c.
+ */
+#define GEMM_STEP_MAIN(summary, params, plan_fn)                                                          \
+    int main(int argc, char **argv)                                                                       \
+    {                                                                                                     \
+        static const gemm_step step = {GEMM_STEP_NAME, summary, gemm_kernel_source, params,              \
+                                       (int)(sizeof(params) / sizeof((params)[0])), plan_fn, NULL};       \
+        return gemm_step_main(&step, argc, argv);                                                         \
+    }
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GEMM_STEP_H */

@@ -1,0 +1,546 @@
+#define _POSIX_C_SOURCE 200809L /* strncasecmp, access */
+#include "gemm_cl.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+const char *gemm_device_class_name(gemm_device_class cls)
+{
+    switch (cls) {
+    case GEMM_DEVICE_CPU: return "cpu";
+    case GEMM_DEVICE_NVIDIA_GPU: return "nvidia-gpu";
+    case GEMM_DEVICE_GPU: return "gpu";
+    default: return "other";
+    }
+}
+
+const char *gemm_cl_error_name(cl_int err)
+{
+#define E(x) case x: return #x
+    switch (err) {
+    E(CL_SUCCESS); E(CL_DEVICE_NOT_FOUND); E(CL_DEVICE_NOT_AVAILABLE); E(CL_COMPILER_NOT_AVAILABLE);
+    E(CL_MEM_OBJECT_ALLOCATION_FAILURE); E(CL_OUT_OF_RESOURCES); E(CL_OUT_OF_HOST_MEMORY);
+    E(CL_PROFILING_INFO_NOT_AVAILABLE); E(CL_MEM_COPY_OVERLAP); E(CL_IMAGE_FORMAT_MISMATCH);
+    E(CL_IMAGE_FORMAT_NOT_SUPPORTED); E(CL_BUILD_PROGRAM_FAILURE); E(CL_MAP_FAILURE);
+    E(CL_MISALIGNED_SUB_BUFFER_OFFSET); E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    E(CL_COMPILE_PROGRAM_FAILURE); E(CL_LINKER_NOT_AVAILABLE); E(CL_LINK_PROGRAM_FAILURE);
+    E(CL_DEVICE_PARTITION_FAILED); E(CL_KERNEL_ARG_INFO_NOT_AVAILABLE); E(CL_INVALID_VALUE);
+    E(CL_INVALID_DEVICE_TYPE); E(CL_INVALID_PLATFORM); E(CL_INVALID_DEVICE); E(CL_INVALID_CONTEXT);
+    E(CL_INVALID_QUEUE_PROPERTIES); E(CL_INVALID_COMMAND_QUEUE); E(CL_INVALID_HOST_PTR);
+    E(CL_INVALID_MEM_OBJECT); E(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR); E(CL_INVALID_IMAGE_SIZE);
+    E(CL_INVALID_SAMPLER); E(CL_INVALID_BINARY); E(CL_INVALID_BUILD_OPTIONS); E(CL_INVALID_PROGRAM);
+    E(CL_INVALID_PROGRAM_EXECUTABLE); E(CL_INVALID_KERNEL_NAME); E(CL_INVALID_KERNEL_DEFINITION);
+    E(CL_INVALID_KERNEL); E(CL_INVALID_ARG_INDEX); E(CL_INVALID_ARG_VALUE); E(CL_INVALID_ARG_SIZE);
+    E(CL_INVALID_KERNEL_ARGS); E(CL_INVALID_WORK_DIMENSION); E(CL_INVALID_WORK_GROUP_SIZE);
+    E(CL_INVALID_WORK_ITEM_SIZE); E(CL_INVALID_GLOBAL_OFFSET); E(CL_INVALID_EVENT_WAIT_LIST);
+    E(CL_INVALID_EVENT); E(CL_INVALID_OPERATION); E(CL_INVALID_GL_OBJECT); E(CL_INVALID_BUFFER_SIZE);
+    E(CL_INVALID_MIP_LEVEL); E(CL_INVALID_GLOBAL_WORK_SIZE); E(CL_INVALID_PROPERTY);
+    E(CL_INVALID_IMAGE_DESCRIPTOR); E(CL_INVALID_COMPILER_OPTIONS); E(CL_INVALID_LINKER_OPTIONS);
+    E(CL_INVALID_DEVICE_PARTITION_COUNT);
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+    default: return "unknown OpenCL error";
+    }
+#undef E
+}
+
+int gemm_cl_fail(gemm_msg *msg, const char *what, cl_int err)
+{
+    return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "%s failed: %s (%d)", what, gemm_cl_error_name(err), (int)err);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Enumeration: every (platform, device) pair, in the order the ICD loader reports them.
+ * ------------------------------------------------------------------------------------------- */
+
+#define MAX_PLATFORMS 16
+#define MAX_DEVICES 64
+
+typedef struct device_list {
+    int count;
+    gemm_device_info dev[MAX_DEVICES];
+    int nplatforms;
+    cl_platform_id platforms[MAX_PLATFORMS];
+    char platform_names[MAX_PLATFORMS][128];
+} device_list;
+
+/* Strings longer than the field are cut, not lost (PoCL's version string is long). */
+static void query_string_device(cl_device_id d, cl_device_info what, char *out, size_t len)
+{
+    size_t size = 0;
+    char *full = NULL;
+    snprintf(out, len, "?");
+    if (clGetDeviceInfo(d, what, 0, NULL, &size) == CL_SUCCESS && (full = malloc(size + 1)) != NULL &&
+        clGetDeviceInfo(d, what, size, full, NULL) == CL_SUCCESS) {
+        full[size] = '\0';
+        snprintf(out, len, "%s", full);
+    }
+    free(full);
+}
+
+static int describe_device(gemm_device_info *info, cl_platform_id p, cl_device_id d, gemm_msg *msg)
+{
+    cl_int err;
+    cl_uint align_bits = 0;
+    info->platform = p;
+    info->device = d;
+    query_string_device(d, CL_DEVICE_NAME, info->name, sizeof info->name);
+    query_string_device(d, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
+    query_string_device(d, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
+    query_string_device(d, CL_DEVICE_VERSION, info->version, sizeof info->version);
+#define Q(what, var)                                                          \
+    if ((err = clGetDeviceInfo(d, what, sizeof(var), &(var), NULL)) != CL_SUCCESS) \
+        return gemm_cl_fail(msg, "clGetDeviceInfo(" #what ")", err);
+    Q(CL_DEVICE_TYPE, info->type);
+    Q(CL_DEVICE_MAX_WORK_GROUP_SIZE, info->max_work_group);
+    Q(CL_DEVICE_MAX_WORK_ITEM_SIZES, info->max_item);
+    Q(CL_DEVICE_LOCAL_MEM_SIZE, info->local_mem);
+    Q(CL_DEVICE_GLOBAL_MEM_SIZE, info->global_mem);
+    Q(CL_DEVICE_MAX_MEM_ALLOC_SIZE, info->max_alloc);
+    Q(CL_DEVICE_MEM_BASE_ADDR_ALIGN, align_bits);
+    Q(CL_DEVICE_MAX_COMPUTE_UNITS, info->compute_units);
+    Q(CL_DEVICE_MAX_CLOCK_FREQUENCY, info->clock_mhz);
+#undef Q
+    info->base_align = align_bits / 8 ? align_bits / 8 : 4;
+    if (info->type & CL_DEVICE_TYPE_GPU)
+        info->cls = strstr(info->vendor, "NVIDIA") ? GEMM_DEVICE_NVIDIA_GPU : GEMM_DEVICE_GPU;
+    else if (info->type & CL_DEVICE_TYPE_CPU)
+        info->cls = GEMM_DEVICE_CPU;
+    else
+        info->cls = GEMM_DEVICE_OTHER;
+    return 0;
+}
+
+static int no_platform(gemm_msg *msg)
+{
+    char path[512];
+    if (gemm_nvidia_unregistered(path, sizeof path))
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME,
+                         "no OpenCL platform found; NVIDIA's OpenCL library is installed (%s) but not registered: "
+                         "run 'echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd' as root",
+                         path);
+    return gemm_msgf(msg, GEMM_EXIT_RUNTIME,
+                     "no OpenCL platform found: install one (e.g. 'apt-get install pocl-opencl-icd' for the CPU) "
+                     "or register your GPU driver in /etc/OpenCL/vendors (see the README)");
+}
+
+static int enumerate(device_list *list, gemm_msg *msg)
+{
+    cl_uint np = 0;
+    memset(list, 0, sizeof *list);
+    cl_int err = clGetPlatformIDs(MAX_PLATFORMS, list->platforms, &np);
+    if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0))
+        return no_platform(msg);
+    if (err != CL_SUCCESS)
+        return gemm_cl_fail(msg, "clGetPlatformIDs", err);
+    list->nplatforms = (int)(np < MAX_PLATFORMS ? np : MAX_PLATFORMS);
+    for (int p = 0; p < list->nplatforms; p++) {
+        char *pname = list->platform_names[p];
+        if (clGetPlatformInfo(list->platforms[p], CL_PLATFORM_NAME, 128, pname, NULL) != CL_SUCCESS)
+            snprintf(pname, 128, "?");
+        pname[127] = '\0';
+        cl_device_id ids[MAX_DEVICES];
+        cl_uint nd = 0;
+        err = clGetDeviceIDs(list->platforms[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES, ids, &nd);
+        if (err == CL_DEVICE_NOT_FOUND)
+            continue; /* a platform without devices is not an error */
+        if (err != CL_SUCCESS)
+            return gemm_cl_fail(msg, "clGetDeviceIDs", err);
+        for (cl_uint d = 0; d < nd && list->count < MAX_DEVICES; d++) {
+            gemm_device_info *info = &list->dev[list->count];
+            int rc = describe_device(info, list->platforms[p], ids[d], msg);
+            if (rc)
+                return rc;
+            info->index = list->count;
+            info->platform_index = p;
+            info->device_index = (int)d;
+            snprintf(info->platform_name, sizeof info->platform_name, "%s", pname);
+            list->count++;
+        }
+    }
+    if (list->count == 0)
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME,
+                         "the OpenCL platforms found have no devices: install PoCL ('apt-get install "
+                         "pocl-opencl-icd') or check your GPU driver");
+    return 0;
+}
+
+static const char *type_name(cl_device_type t)
+{
+    if (t & CL_DEVICE_TYPE_GPU)
+        return "GPU";
+    if (t & CL_DEVICE_TYPE_CPU)
+        return "CPU";
+    if (t & CL_DEVICE_TYPE_ACCELERATOR)
+        return "accelerator";
+    return "other";
+}
+
+int gemm_list_devices(FILE *out, gemm_msg *msg)
+{
+    device_list *list = malloc(sizeof *list);
+    if (!list)
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory");
+    int rc = enumerate(list, msg);
+    if (rc) {
+        free(list);
+        return rc;
+    }
+    int last_platform = -1;
+    for (int i = 0; i < list->count; i++) {
+        const gemm_device_info *d = &list->dev[i];
+        if (d->platform_index != last_platform) {
+            fprintf(out, "platform %d: %s\n", d->platform_index, d->platform_name);
+            last_platform = d->platform_index;
+        }
+        fprintf(out,
+                "  device %d: %s [%s, %s]\n"
+                "      %s, driver %s; %u compute units at %u MHz; work-group <= %zu;\n"
+                "      local memory %lu KiB; global memory %.1f GiB, largest buffer %.1f GiB\n",
+                d->index, d->name, type_name(d->type), gemm_device_class_name(d->cls), d->version, d->driver,
+                d->compute_units, d->clock_mhz, d->max_work_group, (unsigned long)(d->local_mem / 1024),
+                (double)d->global_mem / 1073741824.0, (double)d->max_alloc / 1073741824.0);
+    }
+    char path[512];
+    int has_nvidia = 0;
+    for (int p = 0; p < list->nplatforms; p++)
+        has_nvidia |= strstr(list->platform_names[p], "NVIDIA") != NULL;
+    if (!has_nvidia && gemm_nvidia_unregistered(path, sizeof path))
+        fprintf(out,
+                "note: NVIDIA's OpenCL library is installed (%s) but not registered with the ICD loader,\n"
+                "      so the GPU is not listed. Register it (as root):\n"
+                "      mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd\n",
+                path);
+    free(list);
+    return 0;
+}
+
+static int is_index(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return 0;
+    return 1;
+}
+
+static int contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, n) == 0)
+            return 1;
+    return n == 0;
+}
+
+int gemm_select_device(const char *platform_sel, const char *device_sel, gemm_device_info *info, gemm_msg *msg)
+{
+    device_list *list = malloc(sizeof *list);
+    if (!list)
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory");
+    int rc = enumerate(list, msg);
+    if (rc) {
+        free(list);
+        return rc;
+    }
+    int platform = -1; /* -1: any */
+    if (platform_sel) {
+        if (is_index(platform_sel)) {
+            long p = strtol(platform_sel, NULL, 10);
+            if (p >= list->nplatforms) {
+                rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                               "platform index %s does not exist (there %s %d; see --list-devices)", platform_sel,
+                               list->nplatforms == 1 ? "is" : "are", list->nplatforms);
+                free(list);
+                return rc;
+            }
+            platform = (int)p;
+        } else {
+            for (int p = 0; p < list->nplatforms && platform < 0; p++)
+                if (contains_nocase(list->platform_names[p], platform_sel))
+                    platform = p;
+            if (platform < 0) {
+                free(list);
+                return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "no OpenCL platform matches '%s' (see --list-devices)",
+                                 platform_sel);
+            }
+        }
+    }
+    /* Candidates: devices of the chosen platform (or all). */
+    int chosen = -1, candidates = 0;
+    for (int i = 0; i < list->count; i++) {
+        const gemm_device_info *d = &list->dev[i];
+        if (platform >= 0 && d->platform_index != platform)
+            continue;
+        candidates++;
+        if (!device_sel) {
+            if (chosen < 0 || (!(list->dev[chosen].type & CL_DEVICE_TYPE_GPU) && (d->type & CL_DEVICE_TYPE_GPU)))
+                chosen = i;
+        } else if (is_index(device_sel)) {
+            long want = strtol(device_sel, NULL, 10);
+            long have = platform >= 0 ? d->device_index : d->index;
+            if (have == want && chosen < 0)
+                chosen = i;
+        } else if (chosen < 0 && contains_nocase(d->name, device_sel)) {
+            chosen = i;
+        }
+    }
+    if (chosen < 0) {
+        if (candidates == 0)
+            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "platform '%s' has no devices (see --list-devices)",
+                           platform_sel ? platform_sel : "?");
+        else if (is_index(device_sel))
+            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "device index %s does not exist (there %s %d; see --list-devices)",
+                           device_sel, candidates == 1 ? "is" : "are", candidates);
+        else
+            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "no OpenCL device matches '%s' (see --list-devices)", device_sel);
+        free(list);
+        return rc;
+    }
+    *info = list->dev[chosen];
+    free(list);
+    return 0;
+}
+
+int gemm_nvidia_unregistered(char *path, size_t len)
+{
+    static const char *const dirs[] = {"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64",
+                                       "/usr/lib", "/usr/local/nvidia/lib64", "/usr/local/nvidia/lib",
+                                       "/usr/lib/aarch64-linux-gnu", "/usr/lib/wsl/lib"};
+    int found = 0;
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && !found; i++) {
+        snprintf(path, len, "%s/libnvidia-opencl.so.1", dirs[i]);
+        found = access(path, F_OK) == 0;
+    }
+    if (!found)
+        return 0;
+    /* Registered if any .icd file in the vendors directory names it. */
+    const char *vendors = getenv("OCL_ICD_VENDORS");
+    if (!vendors || !*vendors)
+        vendors = "/etc/OpenCL/vendors";
+    DIR *dir = opendir(vendors);
+    if (!dir)
+        return 1;
+    int registered = 0;
+    struct dirent *e;
+    while (!registered && (e = readdir(dir)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 4 || strcmp(e->d_name + n - 4, ".icd") != 0)
+            continue;
+        char file[1024], line[512];
+        snprintf(file, sizeof file, "%s/%s", vendors, e->d_name);
+        FILE *f = fopen(file, "r");
+        if (!f)
+            continue;
+        while (fgets(line, sizeof line, f))
+            if (strstr(line, "nvidia-opencl") || strstr(line, "nvidia_opencl"))
+                registered = 1;
+        fclose(f);
+    }
+    closedir(dir);
+    return !registered;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Context, queue, program, kernels
+ * ------------------------------------------------------------------------------------------- */
+
+int gemm_cl_open(gemm_cl *cl, const gemm_device_info *dev, gemm_msg *msg)
+{
+    cl_int err;
+    memset(cl, 0, sizeof *cl);
+    cl->dev = *dev;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
+    cl->context = clCreateContext(props, 1, &dev->device, NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+        cl->context = NULL;
+        return gemm_cl_fail(msg, "clCreateContext", err);
+    }
+    /* In-order queue with profiling: events give each kernel's device start and end time. */
+    cl->queue = clCreateCommandQueue(cl->context, dev->device, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS) {
+        cl->queue = NULL;
+        gemm_cl_close(cl);
+        return gemm_cl_fail(msg, "clCreateCommandQueue", err);
+    }
+    return 0;
+}
+
+int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg *msg)
+{
+    cl_int err;
+    cl->program = clCreateProgramWithSource(cl->context, 1, &source, NULL, &err);
+    if (err != CL_SUCCESS) {
+        cl->program = NULL;
+        return gemm_cl_fail(msg, "clCreateProgramWithSource", err);
+    }
+    err = clBuildProgram(cl->program, 1, &cl->dev.device, options, NULL, NULL);
+    if (err == CL_SUCCESS)
+        return 0;
+    /* Show the compiler's own words: they are what a learner needs to fix the kernel. */
+    size_t size = 0;
+    char *log = NULL;
+    if (clGetProgramBuildInfo(cl->program, cl->dev.device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) == CL_SUCCESS &&
+        (log = malloc(size + 1)) != NULL &&
+        clGetProgramBuildInfo(cl->program, cl->dev.device, CL_PROGRAM_BUILD_LOG, size, log, NULL) == CL_SUCCESS) {
+        log[size] = '\0';
+        fprintf(stderr, "----- OpenCL build log (options: %s) -----\n%s\n----- end of build log -----\n", options,
+                log);
+    }
+    free(log);
+    return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "the OpenCL program did not build: %s (%d); build log above",
+                     gemm_cl_error_name(err), (int)err);
+}
+
+int gemm_cl_kernel(gemm_cl *cl, const char *name, cl_kernel *kernel, gemm_msg *msg)
+{
+    cl_int err;
+    *kernel = clCreateKernel(cl->program, name, &err);
+    if (err == CL_SUCCESS)
+        return 0;
+    *kernel = NULL;
+    if (err == CL_INVALID_KERNEL_NAME)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "the OpenCL program has no kernel named '%s'", name);
+    return gemm_cl_fail(msg, "clCreateKernel", err);
+}
+
+void gemm_cl_close(gemm_cl *cl)
+{
+    if (cl->program)
+        clReleaseProgram(cl->program);
+    if (cl->queue)
+        clReleaseCommandQueue(cl->queue);
+    if (cl->context)
+        clReleaseContext(cl->context);
+    cl->program = NULL;
+    cl->queue = NULL;
+    cl->context = NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Guarded buffers
+ * ------------------------------------------------------------------------------------------- */
+
+static size_t guard_elems(const gemm_device_info *dev)
+{
+    /* The view must start at a multiple of the device's base alignment (sub-buffer rule), and
+     * the guard must hold at least GEMM_GUARD_MIN floats. */
+    size_t align = dev->base_align < 4 ? 4 : dev->base_align;
+    size_t bytes = ((GEMM_GUARD_MIN * sizeof(float) + align - 1) / align) * align;
+    return bytes / sizeof(float);
+}
+
+size_t gemm_buffer_bytes(const gemm_device_info *dev, size_t elems)
+{
+    return (elems + 2 * guard_elems(dev)) * sizeof(float);
+}
+
+void gemm_buffer_release(gemm_buffer *buf)
+{
+    if (buf->view)
+        clReleaseMemObject(buf->view);
+    if (buf->parent)
+        clReleaseMemObject(buf->parent);
+    buf->view = buf->parent = NULL;
+}
+
+int gemm_buffer_create(gemm_cl *cl, gemm_buffer *buf, const char *label, size_t elems, gemm_msg *msg)
+{
+    cl_int err;
+    memset(buf, 0, sizeof *buf);
+    buf->label = label;
+    buf->elems = elems;
+    buf->guard = guard_elems(&cl->dev);
+    const size_t total = elems + 2 * buf->guard;
+    buf->parent = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, total * sizeof(float), NULL, &err);
+    if (err != CL_SUCCESS) {
+        buf->parent = NULL;
+        char what[96];
+        snprintf(what, sizeof what, "clCreateBuffer(%s, %zu bytes)", label, total * sizeof(float));
+        return gemm_cl_fail(msg, what, err);
+    }
+    cl_buffer_region region = {buf->guard * sizeof(float), elems * sizeof(float)};
+    buf->view = clCreateSubBuffer(buf->parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    if (err != CL_SUCCESS) {
+        buf->view = NULL;
+        gemm_buffer_release(buf);
+        return gemm_cl_fail(msg, "clCreateSubBuffer", err);
+    }
+    const cl_uint pattern = GEMM_GUARD_PATTERN;
+    const size_t tail = (buf->guard + elems) * sizeof(float);
+    if ((err = clEnqueueFillBuffer(cl->queue, buf->parent, &pattern, sizeof pattern, 0, buf->guard * sizeof(float),
+                                   0, NULL, NULL)) != CL_SUCCESS ||
+        (err = clEnqueueFillBuffer(cl->queue, buf->parent, &pattern, sizeof pattern, tail,
+                                   buf->guard * sizeof(float), 0, NULL, NULL)) != CL_SUCCESS) {
+        gemm_buffer_release(buf);
+        return gemm_cl_fail(msg, "clEnqueueFillBuffer(guard)", err);
+    }
+    return 0;
+}
+
+int gemm_buffer_check_guards(gemm_cl *cl, const gemm_buffer *buf, gemm_msg *msg)
+{
+    const size_t g = buf->guard;
+    cl_uint *front = malloc(2 * g * sizeof(cl_uint));
+    if (!front)
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory");
+    cl_uint *back = front + g;
+    cl_int err = clEnqueueReadBuffer(cl->queue, buf->parent, CL_TRUE, 0, g * sizeof(cl_uint), front, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(cl->queue, buf->parent, CL_TRUE, (g + buf->elems) * sizeof(cl_uint),
+                                  g * sizeof(cl_uint), back, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        free(front);
+        return gemm_cl_fail(msg, "clEnqueueReadBuffer(guard)", err);
+    }
+    int rc = 0;
+    size_t bad = 0;
+    long first = 0; /* element index relative to the matrix: negative = before it */
+    for (size_t i = 0; i < g; i++) {
+        if (front[i] != GEMM_GUARD_PATTERN && bad++ == 0)
+            first = (long)i - (long)g;
+    }
+    for (size_t i = 0; i < g; i++) {
+        if (back[i] != GEMM_GUARD_PATTERN && bad++ == 0)
+            first = (long)(buf->elems + i);
+    }
+    if (bad) {
+        if (first < 0)
+            gemm_msgf(msg, 1, "out-of-bounds write: %zu guard element(s) of %s changed, the first %ld element(s) "
+                      "before its start", bad, buf->label, -first);
+        else
+            gemm_msgf(msg, 1, "out-of-bounds write: %zu guard element(s) of %s changed, the first at element %ld "
+                      "(%ld past its end of %zu elements)", bad, buf->label, first, first - (long)buf->elems,
+                      buf->elems);
+        rc = 1;
+    }
+    free(front);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Events
+ * ------------------------------------------------------------------------------------------- */
+
+int gemm_event_time(cl_event ev, cl_profiling_info which, cl_ulong *ns, gemm_msg *msg)
+{
+    cl_int err = clGetEventProfilingInfo(ev, which, sizeof *ns, ns, NULL);
+    if (err != CL_SUCCESS)
+        return gemm_cl_fail(msg, "clGetEventProfilingInfo", err);
+    return 0;
+}
+
+int gemm_event_ms(cl_event ev, double *ms, gemm_msg *msg)
+{
+    cl_ulong start = 0, end = 0;
+    int rc = gemm_event_time(ev, CL_PROFILING_COMMAND_START, &start, msg);
+    if (!rc)
+        rc = gemm_event_time(ev, CL_PROFILING_COMMAND_END, &end, msg);
+    if (!rc)
+        *ms = (double)(end - start) * 1e-6;
+    return rc;
+}

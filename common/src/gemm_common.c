@@ -1,0 +1,52 @@
+#include "gemm_common.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#ifndef GEMM_TUTORIAL_VERSION
+#define GEMM_TUTORIAL_VERSION "unknown"
+#endif
+
+static const char *program_name = "gemm";
+
+const char *gemm_version(void) { return GEMM_TUTORIAL_VERSION; }
+
+void gemm_set_program_name(const char *name)
+{
+    if (name && *name)
+        program_name = name;
+}
+
+const char *gemm_program_name(void) { return program_name; }
+
+static void vprint_line(const char *kind, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s: %s: ", program_name, kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void gemm_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprint_line("error", fmt, ap);
+    va_end(ap);
+}
+
+void gemm_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprint_line("note", fmt, ap);
+    va_end(ap);
+}
+
+int gemm_msgf(gemm_msg *msg, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg->text, sizeof msg->text, fmt, ap);
+    va_end(ap);
+    return code;
+}

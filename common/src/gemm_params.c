@@ -1,0 +1,51 @@
+#include "gemm_params.h"
+
+#include <string.h>
+
+/* Which rows apply: ANY first, then the device's own class. */
+#define ANY (-1)
+
+/* The defaults table. Keep it small: one row per step for all devices, and a row per device
+ * class only where measurements showed that class wants something else. */
+static const struct {
+    const char *step;
+    int cls;              /* a gemm_device_class, or ANY */
+    const char *defines;  /* "NAME=VALUE ..." */
+} table[] = {
+    {"kernel01_naive", ANY, "TS=16"},
+    {"kernel02_tiled", ANY, "TS=16"},
+    {"kernel02_tiled", GEMM_DEVICE_NVIDIA_GPU, "TS=32"},
+};
+
+int gemm_params_defaults(const char *step, gemm_device_class cls, gemm_defines *out, gemm_msg *msg)
+{
+    if (cls == GEMM_DEVICE_OTHER)
+        cls = GEMM_DEVICE_CPU;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+            if (strcmp(table[i].step, step) != 0)
+                continue;
+            if ((pass == 0 && table[i].cls == ANY) || (pass == 1 && table[i].cls == (int)cls)) {
+                int rc = gemm_defines_apply_list(out, table[i].defines, msg);
+                if (rc)
+                    return rc;
+            }
+        }
+    }
+    return 0;
+}
+
+long gemm_default_size(gemm_device_class cls)
+{
+    return cls == GEMM_DEVICE_NVIDIA_GPU || cls == GEMM_DEVICE_GPU ? 4096 : 1024;
+}
+
+int gemm_default_repeat(gemm_device_class cls)
+{
+    return cls == GEMM_DEVICE_NVIDIA_GPU || cls == GEMM_DEVICE_GPU ? 20 : 3;
+}
+
+int gemm_default_warmup(gemm_device_class cls)
+{
+    return cls == GEMM_DEVICE_NVIDIA_GPU || cls == GEMM_DEVICE_GPU ? 3 : 1;
+}

@@ -1,0 +1,162 @@
+#include "gemm_report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double gemm_median(const double *x, int n)
+{
+    double small[64];
+    double *s = n <= 64 ? small : malloc((size_t)n * sizeof(double));
+    if (!s)
+        return x[0]; /* out of memory for a copy: the first value is still a measurement */
+    memcpy(s, x, (size_t)n * sizeof(double));
+    qsort(s, (size_t)n, sizeof(double), cmp_double);
+    const double med = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    if (s != small)
+        free(s);
+    return med;
+}
+
+double gemm_min(const double *x, int n)
+{
+    double m = x[0];
+    for (int i = 1; i < n; i++)
+        if (x[i] < m)
+            m = x[i];
+    return m;
+}
+
+double gemm_host_seconds(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double gemm_gflops(long m, long n, long k, double ms)
+{
+    return ms > 0.0 ? 2.0 * (double)m * (double)n * (double)k / (ms * 1e6) : 0.0;
+}
+
+const char *gemm_report_status(const gemm_report *r)
+{
+    if (!r->verified)
+        return "UNVERIFIED";
+    return r->check.pass && !r->failure[0] ? "PASS" : "FAIL";
+}
+
+int gemm_report_exit_code(const gemm_report *r)
+{
+    return strcmp(gemm_report_status(r), "FAIL") == 0 ? GEMM_EXIT_VERIFY_FAILED : GEMM_EXIT_OK;
+}
+
+void gemm_report_print(FILE *out, const gemm_report *r)
+{
+    fprintf(out, "== %s%s%s ==\n", r->step, r->summary ? ": " : "", r->summary ? r->summary : "");
+    fprintf(out, "problem     C = alpha*A*B + beta*C  M=%ld N=%ld K=%ld  alpha=%g beta=%g  (float, row-major)\n", r->m,
+            r->n, r->k, r->alpha, r->beta);
+    fprintf(out, "device      %s (%s) on %s, driver %s\n", r->device, r->device_type ? r->device_type : "?",
+            r->platform, r->driver);
+    if (r->params[0])
+        fprintf(out, "parameters  %s\n", r->params);
+    fprintf(out, "timing      %d warm-up + %d timed run%s; %s\n", r->warmup, r->repeat, r->repeat == 1 ? "" : "s",
+            r->timing);
+    for (int i = 0; i < r->nparts && r->nparts > 1; i++)
+        fprintf(out, "            %-22s median %10.4f ms   best %10.4f ms\n", r->part[i].label, r->part[i].median_ms,
+                r->part[i].best_ms);
+    fprintf(out, "            %-22s median %10.4f ms   best %10.4f ms   %.2f GFLOPS (best %.2f)\n",
+            r->nparts > 1 ? "whole step" : (r->nparts == 1 ? r->part[0].label : "time"), r->median_ms, r->best_ms,
+            gemm_gflops(r->m, r->n, r->k, r->median_ms), gemm_gflops(r->m, r->n, r->k, r->best_ms));
+    if (!r->verified) {
+        fprintf(out, "check       not verified (--no-verify)\n");
+        return;
+    }
+    const gemm_check *c = &r->check;
+    if (r->failure[0])
+        fprintf(out, "check       FAIL: %s\n", r->failure);
+    if (c->pass) {
+        fprintf(out, "check       %s: all %ld elements within tolerance; worst error %.3g of its bound at (%ld, %ld)\n",
+                r->failure[0] ? "values" : "PASS", r->m * r->n, c->worst_ratio, c->worst_row, c->worst_col);
+    } else {
+        fprintf(out, "check       FAIL: %zu of %ld elements outside tolerance (%zu NaN/Inf); first at (row %ld, col %ld): "
+                     "got %.9g, expected %.9g, tolerance %.3g\n",
+                c->bad, r->m * r->n, c->nonfinite, c->first_bad_row, c->first_bad_col, c->first_bad_got,
+                c->first_bad_ref, c->first_bad_tol);
+        fprintf(out, "            worst error %.3g of its bound at (%ld, %ld)\n", c->worst_ratio, c->worst_row,
+                c->worst_col);
+    }
+    fprintf(out, "            tolerance %.0f*K*eps*(|alpha|*|A||B| + |beta|*|C|); reference: %s\n", GEMM_TOLERANCE_C,
+            r->reference ? r->reference : "?");
+}
+
+void gemm_report_csv_header(FILE *out)
+{
+    fprintf(out, "step,platform,device,driver,m,n,k,alpha,beta,params,warmup,repeat,median_ms,best_ms,gflops,"
+                 "gflops_best,parts,max_err_over_bound,status,date\n");
+}
+
+/* RFC 4180: quote a field that holds a comma, quote or newline. */
+static void csv_field(FILE *out, const char *s)
+{
+    if (strpbrk(s, ",\"\n") == NULL) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+void gemm_report_csv_line(FILE *out, const gemm_report *r)
+{
+    char parts[512] = "", date[32];
+    size_t used = 0;
+    for (int i = 0; i < r->nparts && used < sizeof parts; i++) {
+        int w = snprintf(parts + used, sizeof parts - used, "%s%s:%.6f/%.6f", i ? ";" : "", r->part[i].label,
+                         r->part[i].median_ms, r->part[i].best_ms);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    time_t now = time(NULL);
+    struct tm tm;
+    struct tm *t = gmtime(&now);
+    if (t) {
+        tm = *t;
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    } else {
+        strcpy(date, "unknown");
+    }
+    csv_field(out, r->step);
+    fputc(',', out);
+    csv_field(out, r->platform);
+    fputc(',', out);
+    csv_field(out, r->device);
+    fputc(',', out);
+    csv_field(out, r->driver);
+    fprintf(out, ",%ld,%ld,%ld,%.9g,%.9g,", r->m, r->n, r->k, r->alpha, r->beta);
+    csv_field(out, r->params);
+    fprintf(out, ",%d,%d,%.6f,%.6f,%.3f,%.3f,", r->warmup, r->repeat, r->median_ms, r->best_ms,
+            gemm_gflops(r->m, r->n, r->k, r->median_ms), gemm_gflops(r->m, r->n, r->k, r->best_ms));
+    csv_field(out, parts);
+    fputc(',', out);
+    if (r->verified) {
+        if (isinf(r->check.worst_ratio))
+            fputs("inf", out);
+        else
+            fprintf(out, "%.6g", r->check.worst_ratio);
+    }
+    fprintf(out, ",%s,%s\n", gemm_report_status(r), date);
+}

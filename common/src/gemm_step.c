@@ -1,0 +1,721 @@
+#include "gemm_step.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm_params.h"
+#include "gemm_report.h"
+#include "gemm_verify.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Helpers for the steps' plan functions
+ * ------------------------------------------------------------------------------------------- */
+
+long gemm_param(const gemm_problem *p, const char *name)
+{
+    long v = 0;
+    gemm_defines_find(p->params, name, &v);
+    return v;
+}
+
+gemm_launch *gemm_plan_add(gemm_plan *plan, const char *kernel, const char *label, size_t global_cols,
+                           size_t global_rows, size_t local_cols, size_t local_rows)
+{
+    if (plan->nlaunches >= GEMM_MAX_LAUNCHES)
+        return NULL; /* caught by the runner's plan check */
+    gemm_launch *l = &plan->launch[plan->nlaunches++];
+    memset(l, 0, sizeof *l);
+    l->kernel = kernel;
+    l->label = label;
+    l->global[0] = global_cols;
+    l->global[1] = global_rows;
+    l->local[0] = local_cols;
+    l->local[1] = local_rows;
+    return l;
+}
+
+void gemm_plan_temp(gemm_plan *plan, gemm_buffer_id which, const char *label, size_t elems)
+{
+    if (which >= GEMM_BUF_T0 && which < GEMM_BUF_COUNT) {
+        plan->temp_elems[which - GEMM_BUF_T0] = elems;
+        plan->temp_label[which - GEMM_BUF_T0] = label;
+    }
+}
+
+static gemm_arg *next_arg(gemm_launch *l)
+{
+    static gemm_arg overflow; /* writes past GEMM_MAX_ARGS land here; nargs then flags the bug */
+    if (l->nargs >= GEMM_MAX_ARGS) {
+        l->nargs = GEMM_MAX_ARGS + 1;
+        return &overflow;
+    }
+    return &l->arg[l->nargs++];
+}
+
+void gemm_arg_int(gemm_launch *l, long value)
+{
+    gemm_arg *a = next_arg(l);
+    a->kind = GEMM_ARG_INT;
+    a->i = (int)value;
+}
+
+void gemm_arg_float(gemm_launch *l, float value)
+{
+    gemm_arg *a = next_arg(l);
+    a->kind = GEMM_ARG_FLOAT;
+    a->f = value;
+}
+
+void gemm_arg_buffer(gemm_launch *l, gemm_buffer_id which)
+{
+    gemm_arg *a = next_arg(l);
+    a->kind = GEMM_ARG_BUFFER;
+    a->buffer = which;
+}
+
+void gemm_arg_sgemm(gemm_launch *l, long m, long n, long k, float alpha, float beta, gemm_buffer_id a,
+                    gemm_buffer_id b, gemm_buffer_id c)
+{
+    gemm_arg_int(l, m);
+    gemm_arg_int(l, n);
+    gemm_arg_int(l, k);
+    gemm_arg_float(l, alpha);
+    gemm_arg_float(l, beta);
+    gemm_arg_buffer(l, a);
+    gemm_arg_buffer(l, b);
+    gemm_arg_buffer(l, c);
+}
+
+size_t gemm_round_up(size_t x, size_t multiple) { return multiple ? (x + multiple - 1) / multiple * multiple : x; }
+
+int gemm_require_multiple(gemm_msg *msg, const gemm_problem *p, const char *dim, long value, const char *param,
+                          long tile)
+{
+    if (tile > 0 && value % tile == 0)
+        return 0;
+    return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                     "%s=%ld is not a multiple of %s=%ld: %s needs M, N and K to be multiples of its tiles "
+                     "(kernel06_padding handles any size)",
+                     dim, value, param, tile, p->step);
+}
+
+int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, long tm, const char *pn, long tn,
+                       const char *pk, long tk)
+{
+    int rc = gemm_require_multiple(msg, p, "M", p->m, pm, tm);
+    if (!rc)
+        rc = gemm_require_multiple(msg, p, "N", p->n, pn, tn);
+    if (!rc)
+        rc = gemm_require_multiple(msg, p, "K", p->k, pk, tk);
+    return rc;
+}
+
+int gemm_require(gemm_msg *msg, int ok, const char *fmt, ...)
+{
+    if (ok)
+        return 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg->text, sizeof msg->text, fmt, ap);
+    va_end(ap);
+    return GEMM_EXIT_BAD_INPUT;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The runner
+ * ------------------------------------------------------------------------------------------- */
+
+static const char *const buffer_names[GEMM_BUF_COUNT] = {"A", "B", "C", "helper buffer 0", "helper buffer 1",
+                                                          "helper buffer 2"};
+
+static void print_step_help(const gemm_step *step)
+{
+    if (step->nparams == 0)
+        return;
+    printf("\nparameters of %s (override with -D NAME=VALUE):\n", step->name);
+    static const gemm_device_class classes[] = {GEMM_DEVICE_CPU, GEMM_DEVICE_NVIDIA_GPU, GEMM_DEVICE_GPU};
+    for (int i = 0; i < step->nparams; i++) {
+        const gemm_param_info *pi = &step->params[i];
+        printf("  %-7s %ld..%ld  %s\n          default:", pi->name, pi->min, pi->max, pi->help);
+        for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++) {
+            gemm_defines d = {0};
+            gemm_msg msg;
+            long v = 0;
+            if (gemm_params_defaults(step->name, classes[c], &d, &msg) == 0 && gemm_defines_find(&d, pi->name, &v))
+                printf(" %ld on %s%s", v, gemm_device_class_name(classes[c]), c + 1 < 3 ? "," : "");
+        }
+        printf("\n");
+    }
+}
+
+static int read_text_file(const char *path, char **out, gemm_msg *msg)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "cannot read kernel file '%s': %s", path, strerror(errno));
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? 2 * cap : 65536;
+            if (cap > (size_t)16 << 20) {
+                free(text);
+                fclose(f);
+                return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "kernel file '%s' is larger than 16 MiB", path);
+            }
+            char *grown = realloc(text, cap);
+            if (!grown) {
+                free(text);
+                fclose(f);
+                return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory reading '%s'", path);
+            }
+            text = grown;
+        }
+        size_t got = fread(text + len, 1, 4096, f);
+        len += got;
+        if (got < 4096) {
+            if (ferror(f)) {
+                free(text);
+                fclose(f);
+                return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "cannot read kernel file '%s': read error", path);
+            }
+            break;
+        }
+    }
+    fclose(f);
+    text[len] = '\0';
+    if (len == 0 || strlen(text) != len) {
+        free(text);
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "kernel file '%s' is empty or not text", path);
+    }
+    *out = text;
+    return 0;
+}
+
+/* Parameters: the step's defaults for this device, then the user's overrides, each in range. */
+static int resolve_params(const gemm_step *step, const gemm_options *opt, const gemm_device_info *dev,
+                          gemm_defines *params, gemm_msg *msg)
+{
+    memset(params, 0, sizeof *params);
+    int rc = gemm_params_defaults(step->name, dev->cls, params, msg);
+    if (rc)
+        return rc;
+    for (int i = 0; i < opt->defines.count; i++) {
+        const gemm_define *d = &opt->defines.item[i];
+        int known = 0;
+        for (int j = 0; j < step->nparams; j++)
+            known |= strcmp(step->params[j].name, d->name) == 0;
+        if (!known) {
+            char list[256] = "";
+            for (int j = 0; j < step->nparams; j++) {
+                strncat(list, j ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, step->params[j].name, sizeof list - strlen(list) - 1);
+            }
+            if (step->nparams == 0)
+                return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "-D %s: %s has no parameters", d->name, step->name);
+            return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "-D %s: %s has no parameter named %s (its parameters: %s)",
+                             d->name, step->name, d->name, list);
+        }
+        rc = gemm_defines_set(params, d->name, d->value, msg);
+        if (rc)
+            return rc;
+    }
+    for (int j = 0; j < step->nparams; j++) {
+        const gemm_param_info *pi = &step->params[j];
+        long v;
+        if (!gemm_defines_find(params, pi->name, &v))
+            return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "parameter %s has no default for this device; give it with -D %s=VALUE",
+                             pi->name, pi->name);
+        if (v < pi->min || v > pi->max)
+            return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "%s=%ld is out of range: %s must be from %ld to %ld (%s)", pi->name,
+                             v, pi->name, pi->min, pi->max, pi->help);
+    }
+    return 0;
+}
+
+static double gib(double bytes) { return bytes / 1073741824.0; }
+
+/* Checks every launch and buffer of the plan against what the device can do. */
+static int check_plan(const gemm_problem *p, const gemm_plan *plan, const char *params, gemm_msg *msg)
+{
+    const gemm_device_info *dev = p->device;
+    const size_t elems[GEMM_BUF_COUNT] = {(size_t)p->m * (size_t)p->k, (size_t)p->k * (size_t)p->n,
+                                          (size_t)p->m * (size_t)p->n, plan->temp_elems[0], plan->temp_elems[1],
+                                          plan->temp_elems[2]};
+    double total = 0;
+    for (int b = 0; b < GEMM_BUF_COUNT; b++) {
+        const char *name = b < GEMM_BUF_T0 ? buffer_names[b] : plan->temp_label[b - GEMM_BUF_T0];
+        if (b >= GEMM_BUF_T0 && elems[b] == 0)
+            continue;
+        if (elems[b] > (size_t)INT_MAX)
+            return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                             "%s would have %zu elements, more than the 2^31-1 that the kernels' 32-bit int "
+                             "indices can address", name, elems[b]);
+        const double bytes = (double)gemm_buffer_bytes(dev, elems[b]);
+        if (bytes > (double)dev->max_alloc)
+            return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                             "%s needs %.2f GiB but this device's largest buffer is %.2f GiB "
+                             "(CL_DEVICE_MAX_MEM_ALLOC_SIZE); use smaller sizes",
+                             name, gib(bytes), gib((double)dev->max_alloc));
+        total += bytes;
+    }
+    if (p->beta != 0.0f)
+        total += (double)elems[GEMM_BUF_C] * sizeof(float); /* the pristine copy of C */
+    if (total > (double)dev->global_mem)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                         "the buffers need %.2f GiB together but this device has %.2f GiB (CL_DEVICE_GLOBAL_MEM_SIZE)",
+                         gib(total), gib((double)dev->global_mem));
+    if (plan->nlaunches < 1 || plan->nlaunches > GEMM_MAX_LAUNCHES)
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "internal error: %s planned %d launches", p->step, plan->nlaunches);
+    for (int i = 0; i < plan->nlaunches; i++) {
+        const gemm_launch *l = &plan->launch[i];
+        const size_t wg = l->local[0] * l->local[1];
+        if (l->nargs > GEMM_MAX_ARGS)
+            return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "internal error: too many arguments for '%s'", l->kernel);
+        for (int d = 0; d < 2; d++) {
+            if (l->local[d] == 0 || l->global[d] == 0 || l->global[d] % l->local[d] != 0)
+                return gemm_msgf(msg, GEMM_EXIT_RUNTIME,
+                                 "internal error: '%s' global size %zu is not a multiple of its local size %zu",
+                                 l->kernel, l->global[d], l->local[d]);
+            if (l->local[d] > dev->max_item[d])
+                return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                                 "kernel '%s' (%s) needs %zu work-items in dimension %d of a work-group but this device "
+                                 "allows %zu (CL_DEVICE_MAX_WORK_ITEM_SIZES); parameters: %s",
+                                 l->kernel, l->label, l->local[d], d, dev->max_item[d], params);
+        }
+        if (wg > dev->max_work_group)
+            return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                             "kernel '%s' (%s) needs work-groups of %zux%zu = %zu work-items but this device allows %zu "
+                             "(CL_DEVICE_MAX_WORK_GROUP_SIZE); parameters: %s",
+                             l->kernel, l->label, l->local[0], l->local[1], wg, dev->max_work_group, params);
+        if (l->local_mem_bytes > dev->local_mem)
+            return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                             "kernel '%s' (%s) needs %zu bytes of local memory but this device has %lu "
+                             "(CL_DEVICE_LOCAL_MEM_SIZE); parameters: %s",
+                             l->kernel, l->label, l->local_mem_bytes, (unsigned long)dev->local_mem, params);
+    }
+    return 0;
+}
+
+typedef struct runner {
+    gemm_cl cl;
+    cl_kernel kernel[GEMM_MAX_LAUNCHES];
+    gemm_buffer buf[GEMM_BUF_COUNT];
+    cl_mem c_initial;
+    gemm_host_data data;
+    gemm_reference ref;
+    float *result;
+    double *times;                    /* per timed run: the whole step */
+    double *part[GEMM_MAX_LAUNCHES];  /* per timed run: each launch */
+    char *file_source;
+} runner;
+
+static void runner_release(runner *r)
+{
+    for (int i = 0; i < GEMM_MAX_LAUNCHES; i++) {
+        if (r->kernel[i])
+            clReleaseKernel(r->kernel[i]);
+        free(r->part[i]);
+    }
+    for (int b = 0; b < GEMM_BUF_COUNT; b++)
+        gemm_buffer_release(&r->buf[b]);
+    if (r->c_initial)
+        clReleaseMemObject(r->c_initial);
+    gemm_cl_close(&r->cl);
+    gemm_host_data_free(&r->data);
+    gemm_reference_free(&r->ref);
+    free(r->result);
+    free(r->times);
+    free(r->file_source);
+}
+
+static int set_args(runner *r, const gemm_launch *l, cl_kernel k, gemm_msg *msg)
+{
+    for (int a = 0; a < l->nargs; a++) {
+        const gemm_arg *arg = &l->arg[a];
+        cl_int err;
+        switch (arg->kind) {
+        case GEMM_ARG_INT: {
+            cl_int v = arg->i;
+            err = clSetKernelArg(k, (cl_uint)a, sizeof v, &v);
+            break;
+        }
+        case GEMM_ARG_FLOAT: {
+            cl_float v = arg->f;
+            err = clSetKernelArg(k, (cl_uint)a, sizeof v, &v);
+            break;
+        }
+        default:
+            err = clSetKernelArg(k, (cl_uint)a, sizeof(cl_mem), &r->buf[arg->buffer].view);
+            break;
+        }
+        if (err != CL_SUCCESS) {
+            char what[128];
+            snprintf(what, sizeof what, "clSetKernelArg('%s', argument %d)", l->kernel, a);
+            return gemm_cl_fail(msg, what, err);
+        }
+    }
+    return 0;
+}
+
+/* Before every run: C back to its start (NaN when beta = 0), helpers to NaN. Returns the last event. */
+static int prepare_run(runner *r, const gemm_problem *p, cl_event *last, gemm_msg *msg)
+{
+    const cl_uint poison = GEMM_POISON_PATTERN;
+    cl_int err;
+    cl_event ev = NULL;
+    gemm_buffer *c = &r->buf[GEMM_BUF_C];
+    if (p->beta != 0.0f)
+        err = clEnqueueCopyBuffer(r->cl.queue, r->c_initial, c->view, 0, 0, c->elems * sizeof(float), 0, NULL, &ev);
+    else
+        err = clEnqueueFillBuffer(r->cl.queue, c->view, &poison, sizeof poison, 0, c->elems * sizeof(float), 0, NULL,
+                                  &ev);
+    if (err != CL_SUCCESS)
+        return gemm_cl_fail(msg, "restoring C before a run", err);
+    for (int b = GEMM_BUF_T0; b < GEMM_BUF_COUNT; b++) {
+        if (!r->buf[b].view)
+            continue;
+        clReleaseEvent(ev);
+        ev = NULL;
+        err = clEnqueueFillBuffer(r->cl.queue, r->buf[b].view, &poison, sizeof poison, 0,
+                                  r->buf[b].elems * sizeof(float), 0, NULL, &ev);
+        if (err != CL_SUCCESS)
+            return gemm_cl_fail(msg, "clEnqueueFillBuffer(helper buffer)", err);
+    }
+    *last = ev;
+    return 0;
+}
+
+/* One run. Stores the step's device time and each kernel's time in *total / part_ms[]. */
+static int run_once(runner *r, const gemm_step *step, const gemm_problem *p, const gemm_plan *plan, double *total,
+                    double *part_ms, gemm_msg *msg)
+{
+    cl_event prep = NULL, ev[GEMM_MAX_LAUNCHES] = {NULL};
+    int n = step->library ? 1 : plan->nlaunches;
+    int rc = prepare_run(r, p, &prep, msg);
+    for (int i = 0; i < n && !rc; i++) {
+        if (step->library) {
+            rc = step->library(p, r->cl.queue, r->buf[GEMM_BUF_A].view, r->buf[GEMM_BUF_B].view,
+                               r->buf[GEMM_BUF_C].view, &ev[0], msg);
+            continue;
+        }
+        const gemm_launch *l = &plan->launch[i];
+        rc = set_args(r, l, r->kernel[i], msg);
+        if (rc)
+            break;
+        cl_int err = clEnqueueNDRangeKernel(r->cl.queue, r->kernel[i], 2, NULL, l->global, l->local, 0, NULL, &ev[i]);
+        if (err != CL_SUCCESS) {
+            char what[128];
+            snprintf(what, sizeof what, "clEnqueueNDRangeKernel('%s')", l->kernel);
+            rc = gemm_cl_fail(msg, what, err);
+        }
+    }
+    if (!rc) {
+        cl_int err = clFinish(r->cl.queue);
+        if (err != CL_SUCCESS)
+            rc = gemm_cl_fail(msg, "clFinish (a kernel failed while running)", err);
+    }
+    cl_ulong start = 0, end = 0;
+    if (!rc && step->library) /* the library's first kernel is not ours to see: start where C was restored */
+        rc = gemm_event_time(prep, CL_PROFILING_COMMAND_END, &start, msg);
+    else if (!rc)
+        rc = gemm_event_time(ev[0], CL_PROFILING_COMMAND_START, &start, msg);
+    if (!rc)
+        rc = gemm_event_time(ev[n - 1], CL_PROFILING_COMMAND_END, &end, msg);
+    if (!rc)
+        *total = (double)(end - start) * 1e-6;
+    for (int i = 0; i < n && !rc; i++) {
+        if (step->library)
+            part_ms[i] = *total;
+        else
+            rc = gemm_event_ms(ev[i], &part_ms[i], msg);
+    }
+    if (prep)
+        clReleaseEvent(prep);
+    for (int i = 0; i < n; i++)
+        if (ev[i])
+            clReleaseEvent(ev[i]);
+    return rc;
+}
+
+static void build_options(const gemm_defines *params, char *out, size_t len)
+{
+    size_t used = (size_t)snprintf(out, len, "-cl-std=CL1.2");
+    for (int i = 0; i < params->count && used < len; i++) {
+        int w = snprintf(out + used, len - used, " -D %s=%ld", params->item[i].name, params->item[i].value);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+static const char *device_type_name(const gemm_device_info *d)
+{
+    if (d->type & CL_DEVICE_TYPE_GPU)
+        return "GPU";
+    if (d->type & CL_DEVICE_TYPE_CPU)
+        return "CPU";
+    return "accelerator";
+}
+
+int gemm_step_main(const gemm_step *step, int argc, char **argv)
+{
+    gemm_options opt;
+    gemm_msg msg = {{0}};
+    runner r;
+    memset(&r, 0, sizeof r);
+    gemm_set_program_name(step->name);
+
+    switch (gemm_options_parse(&opt, argc, argv, &msg)) {
+    case GEMM_PARSE_HELP:
+        gemm_options_usage(stdout, step->name, step->summary);
+        print_step_help(step);
+        return GEMM_EXIT_OK;
+    case GEMM_PARSE_VERSION:
+        printf("%s (OpenCL SGEMM tutorial) %s\n", step->name, gemm_version());
+        return GEMM_EXIT_OK;
+    case GEMM_PARSE_ERROR:
+        gemm_error("%s", msg.text);
+        return GEMM_EXIT_BAD_INPUT;
+    default:
+        break;
+    }
+    if (opt.list_devices) {
+        int rc = gemm_list_devices(stdout, &msg);
+        if (rc)
+            gemm_error("%s", msg.text);
+        return rc;
+    }
+
+    int rc = 0;
+    gemm_defines params;
+    gemm_device_info dev;
+    gemm_plan plan;
+    gemm_problem prob;
+    gemm_report rep;
+    char params_text[256], options_text[512];
+    memset(&plan, 0, sizeof plan);
+    memset(&rep, 0, sizeof rep);
+
+    if (opt.kernel_file) {
+        if (step->library) {
+            gemm_error("--kernel-file does not apply to %s, which calls a library", step->name);
+            return GEMM_EXIT_BAD_INPUT;
+        }
+        rc = read_text_file(opt.kernel_file, &r.file_source, &msg);
+        if (rc)
+            goto done;
+    }
+    rc = gemm_select_device(opt.platform, opt.device, &dev, &msg);
+    if (rc)
+        goto done;
+    rc = resolve_params(step, &opt, &dev, &params, &msg);
+    if (rc)
+        goto done;
+    gemm_defines_format(&params, params_text, sizeof params_text);
+
+    const long size = gemm_default_size(dev.cls);
+    prob.step = step->name;
+    prob.m = opt.m ? opt.m : size;
+    prob.n = opt.n ? opt.n : size;
+    prob.k = opt.k ? opt.k : size;
+    prob.alpha = (float)opt.alpha;
+    prob.beta = (float)opt.beta;
+    prob.params = &params;
+    prob.device = &dev;
+    const int repeat = opt.repeat ? opt.repeat : gemm_default_repeat(dev.cls);
+    const int warmup = opt.warmup >= 0 ? opt.warmup : gemm_default_warmup(dev.cls);
+
+    if (step->library) {
+        gemm_plan_temp(&plan, GEMM_BUF_T0, NULL, 0);
+        plan.nlaunches = 1;
+        plan.launch[0].kernel = step->name;
+        plan.launch[0].label = step->name;
+        plan.launch[0].global[0] = plan.launch[0].global[1] = 1;
+        plan.launch[0].local[0] = plan.launch[0].local[1] = 1;
+    } else {
+        rc = step->plan(&prob, &plan, &msg);
+        if (rc)
+            goto done;
+    }
+    rc = check_plan(&prob, &plan, params_text, &msg);
+    if (rc)
+        goto done;
+
+    /* OpenCL: context, queue, program, kernels */
+    rc = gemm_cl_open(&r.cl, &dev, &msg);
+    if (rc)
+        goto done;
+    if (!step->library) {
+        build_options(&params, options_text, sizeof options_text);
+        rc = gemm_cl_build(&r.cl, r.file_source ? r.file_source : step->source, options_text, &msg);
+        if (rc)
+            goto done;
+        for (int i = 0; i < plan.nlaunches; i++) {
+            const gemm_launch *l = &plan.launch[i];
+            size_t kernel_wg = 0;
+            cl_ulong kernel_local = 0;
+            rc = gemm_cl_kernel(&r.cl, l->kernel, &r.kernel[i], &msg);
+            if (rc)
+                goto done;
+            cl_int err = clGetKernelWorkGroupInfo(r.kernel[i], dev.device, CL_KERNEL_WORK_GROUP_SIZE,
+                                                  sizeof kernel_wg, &kernel_wg, NULL);
+            if (err == CL_SUCCESS)
+                err = clGetKernelWorkGroupInfo(r.kernel[i], dev.device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kernel_local,
+                                               &kernel_local, NULL);
+            if (err != CL_SUCCESS) {
+                rc = gemm_cl_fail(&msg, "clGetKernelWorkGroupInfo", err);
+                goto done;
+            }
+            /* The compiled kernel may allow fewer work-items than the device (registers run out). */
+            if (l->local[0] * l->local[1] > kernel_wg) {
+                rc = gemm_msgf(&msg, GEMM_EXIT_BAD_INPUT,
+                               "compiled kernel '%s' (%s) allows at most %zu work-items per work-group on this device "
+                               "(CL_KERNEL_WORK_GROUP_SIZE) but needs %zu; parameters: %s",
+                               l->kernel, l->label, kernel_wg, l->local[0] * l->local[1], params_text);
+                goto done;
+            }
+            if (kernel_local > dev.local_mem) {
+                rc = gemm_msgf(&msg, GEMM_EXIT_BAD_INPUT,
+                               "compiled kernel '%s' uses %lu bytes of local memory but the device has %lu; "
+                               "parameters: %s",
+                               l->kernel, (unsigned long)kernel_local, (unsigned long)dev.local_mem, params_text);
+                goto done;
+            }
+        }
+    }
+
+    /* Data and reference */
+    rc = gemm_host_data_create(&r.data, prob.m, prob.n, prob.k, opt.alpha, opt.beta, opt.seed, &msg);
+    if (rc)
+        goto done;
+    if (opt.verify) {
+        rc = gemm_reference_compute(&r.data, &r.ref, &msg);
+        if (rc)
+            goto done;
+    }
+
+    /* Device buffers, each with guard regions */
+    const size_t elems[GEMM_BUF_COUNT] = {(size_t)prob.m * (size_t)prob.k, (size_t)prob.k * (size_t)prob.n,
+                                          (size_t)prob.m * (size_t)prob.n, plan.temp_elems[0], plan.temp_elems[1],
+                                          plan.temp_elems[2]};
+    for (int b = 0; b < GEMM_BUF_COUNT; b++) {
+        if (elems[b] == 0)
+            continue;
+        rc = gemm_buffer_create(&r.cl, &r.buf[b], b < GEMM_BUF_T0 ? buffer_names[b] : plan.temp_label[b - GEMM_BUF_T0],
+                                elems[b], &msg);
+        if (rc)
+            goto done;
+    }
+    cl_int err = clEnqueueWriteBuffer(r.cl.queue, r.buf[GEMM_BUF_A].view, CL_TRUE, 0, elems[0] * sizeof(float),
+                                      r.data.a, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer(r.cl.queue, r.buf[GEMM_BUF_B].view, CL_TRUE, 0, elems[1] * sizeof(float), r.data.b,
+                                   0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        rc = gemm_cl_fail(&msg, "clEnqueueWriteBuffer(A, B)", err);
+        goto done;
+    }
+    if (prob.beta != 0.0f) {
+        r.c_initial = clCreateBuffer(r.cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, elems[2] * sizeof(float),
+                                     r.data.c0, &err);
+        if (err != CL_SUCCESS) {
+            r.c_initial = NULL;
+            rc = gemm_cl_fail(&msg, "clCreateBuffer(initial C)", err);
+            goto done;
+        }
+    }
+
+    /* Runs */
+    r.times = malloc((size_t)repeat * sizeof(double));
+    for (int i = 0; i < plan.nlaunches; i++)
+        r.part[i] = malloc((size_t)repeat * sizeof(double));
+    r.result = malloc(elems[2] * sizeof(float));
+    if (!r.times || !r.result || !r.part[plan.nlaunches - 1]) {
+        rc = gemm_msgf(&msg, GEMM_EXIT_RUNTIME, "out of host memory");
+        goto done;
+    }
+    for (int run = 0; run < warmup + repeat; run++) {
+        double total = 0, part_ms[GEMM_MAX_LAUNCHES] = {0};
+        rc = run_once(&r, step, &prob, &plan, &total, part_ms, &msg);
+        if (rc)
+            goto done;
+        if (run >= warmup) {
+            r.times[run - warmup] = total;
+            for (int i = 0; i < plan.nlaunches; i++)
+                r.part[i][run - warmup] = part_ms[i];
+        }
+    }
+    err = clEnqueueReadBuffer(r.cl.queue, r.buf[GEMM_BUF_C].view, CL_TRUE, 0, elems[2] * sizeof(float), r.result, 0,
+                              NULL, NULL);
+    if (err != CL_SUCCESS) {
+        rc = gemm_cl_fail(&msg, "clEnqueueReadBuffer(C)", err);
+        goto done;
+    }
+
+    /* Report */
+    rep.step = step->name;
+    rep.summary = step->summary;
+    snprintf(rep.platform, sizeof rep.platform, "%s", dev.platform_name);
+    snprintf(rep.device, sizeof rep.device, "%s", dev.name);
+    snprintf(rep.driver, sizeof rep.driver, "%s", dev.driver);
+    rep.device_type = device_type_name(&dev);
+    rep.m = prob.m;
+    rep.n = prob.n;
+    rep.k = prob.k;
+    rep.alpha = prob.alpha;
+    rep.beta = prob.beta;
+    snprintf(rep.params, sizeof rep.params, "%s", params_text);
+    rep.warmup = warmup;
+    rep.repeat = repeat;
+    rep.timing = step->library
+                     ? "device time from the end of the command before the library call to the end of its last "
+                       "kernel (OpenCL profiling events; no transfers)"
+                     : "device time from the start of the first kernel to the end of the last (OpenCL profiling "
+                       "events; no transfers, no compilation)";
+    rep.median_ms = gemm_median(r.times, repeat);
+    rep.best_ms = gemm_min(r.times, repeat);
+    rep.nparts = plan.nlaunches < GEMM_MAX_PARTS ? plan.nlaunches : GEMM_MAX_PARTS;
+    for (int i = 0; i < rep.nparts; i++) {
+        rep.part[i].label = plan.launch[i].label;
+        rep.part[i].median_ms = gemm_median(r.part[i], repeat);
+        rep.part[i].best_ms = gemm_min(r.part[i], repeat);
+    }
+    rep.reference = gemm_reference_method();
+    if (opt.verify) {
+        rep.verified = 1;
+        for (int b = 0; b < GEMM_BUF_COUNT && !rep.failure[0]; b++) {
+            if (!r.buf[b].view)
+                continue;
+            gemm_msg gmsg = {{0}};
+            int g = gemm_buffer_check_guards(&r.cl, &r.buf[b], &gmsg);
+            if (g == 1)
+                snprintf(rep.failure, sizeof rep.failure, "%s", gmsg.text);
+            else if (g) {
+                rc = g;
+                msg = gmsg;
+                goto done;
+            }
+        }
+        gemm_check_result(r.result, &r.ref, &rep.check);
+    }
+    gemm_report_print(opt.csv ? stderr : stdout, &rep);
+    if (opt.csv) {
+        gemm_report_csv_header(stdout);
+        gemm_report_csv_line(stdout, &rep);
+    }
+    rc = gemm_report_exit_code(&rep);
+    if (rc)
+        gemm_error("verification failed (see the report above)");
+
+done:
+    if (rc && rc != GEMM_EXIT_VERIFY_FAILED)
+        gemm_error("%s", msg.text);
+    runner_release(&r);
+    fflush(stdout);
+    return rc;
+}
