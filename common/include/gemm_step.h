@@ -173,6 +173,15 @@ typedef struct gemm_step {
     gemm_library_fn library;         /**< instead of source and plan: a library call */
 } gemm_step;
 
+/**
+ * @brief Checks a plan against the device in @p p: every launch's work-group size, work-item
+ * sizes and local memory, every buffer against the largest allocation and the 32-bit index
+ * range, and all buffers together against the device's memory.
+ * @param params the parameters as text, quoted in messages
+ * @return 0, or #GEMM_EXIT_BAD_INPUT with one line in @p msg naming the limit and the values.
+ */
+int gemm_check_plan(const gemm_problem *p, const gemm_plan *plan, const char *params, gemm_msg *msg);
+
 /** @brief Runs a step as described in the file comment. @return the process exit code. */
 int gemm_step_main(const gemm_step *step, int argc, char **argv);
 

@@ -239,8 +239,7 @@ static int resolve_params(const gemm_step *step, const gemm_options *opt, const 
 
 static double gib(double bytes) { return bytes / 1073741824.0; }
 
-/* Checks every launch and buffer of the plan against what the device can do. */
-static int check_plan(const gemm_problem *p, const gemm_plan *plan, const char *params, gemm_msg *msg)
+int gemm_check_plan(const gemm_problem *p, const gemm_plan *plan, const char *params, gemm_msg *msg)
 {
     const gemm_device_info *dev = p->device;
     const size_t elems[GEMM_BUF_COUNT] = {(size_t)p->m * (size_t)p->k, (size_t)p->k * (size_t)p->n,
@@ -542,7 +541,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         if (rc)
             goto done;
     }
-    rc = check_plan(&prob, &plan, params_text, &msg);
+    rc = gemm_check_plan(&prob, &plan, params_text, &msg);
     if (rc)
         goto done;
 

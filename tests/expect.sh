@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# expect.sh CODE REGEX COMMAND [ARGS...]
+# Runs COMMAND and passes only if it exits with CODE and its output (stdout and stderr) matches
+# the extended regular expression REGEX (matched against the whole output, so . also matches
+# newlines). For the bad-input code 2 it also requires exactly one
+# "error:" line: a refusal must be one clear line, not a cascade.
+set -u
+code=$1
+regex=$2
+shift 2
+out=$("$@" 2>&1)
+rc=$?
+status=0
+if [ "$rc" -ne "$code" ]; then
+  echo "FAILED: expected exit code $code, got $rc"
+  status=1
+fi
+if ! grep -Ezq -- "$regex" <<<"$out"; then
+  echo "FAILED: output does not match /$regex/"
+  status=1
+fi
+if [ "$code" -eq 2 ]; then
+  n=$(grep -c ': error: ' <<<"$out")
+  if [ "$n" -ne 1 ]; then
+    echo "FAILED: expected exactly one error line, found $n"
+    status=1
+  fi
+fi
+echo "--- output of: $* ---"
+echo "$out"
+exit $status

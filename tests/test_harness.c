@@ -1,0 +1,303 @@
+// Unit tests of the harness: option parsing, the tolerance and the element check, the reference,
+// and the constraint checks. No OpenCL device is needed. Run one group: test_harness <group>.
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm_report.h"
+#include "gemm_step.h"
+#include "gemm_verify.h"
+
+static int failures = 0;
+
+#define CHECK(cond)                                                                \
+    do {                                                                           \
+        if (!(cond)) {                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                            \
+        }                                                                          \
+    } while (0)
+
+// Parses a NULL-terminated argument list (argv[0] is added).
+static int parse(gemm_options *opt, gemm_msg *msg, const char *const *args)
+{
+    char *argv[32] = {"prog"};
+    int argc = 1;
+    for (; args[argc - 1]; argc++)
+        argv[argc] = (char *)args[argc - 1];
+    return gemm_options_parse(opt, argc, argv, msg);
+}
+
+#define PARSE(...) parse(&opt, &msg, (const char *const[]){__VA_ARGS__, NULL})
+
+// An error parse must fail and say something that contains `needle`.
+static void expect_error(const char *const *args, const char *needle)
+{
+    gemm_options opt;
+    gemm_msg msg;
+    int rc = parse(&opt, &msg, args);
+    if (rc != GEMM_PARSE_ERROR || !strstr(msg.text, needle)) {
+        fprintf(stderr, "expected a parse error containing '%s' for '%s ...', got rc=%d msg='%s'\n", needle, args[0],
+                rc, msg.text);
+        failures++;
+    }
+}
+#define EXPECT_ERROR(needle, ...) expect_error((const char *const[]){__VA_ARGS__, NULL}, needle)
+
+static void test_options(void)
+{
+    gemm_options opt;
+    gemm_msg msg;
+    char *argv0[] = {"prog", NULL};
+    CHECK(gemm_options_parse(&opt, 1, argv0, &msg) == GEMM_PARSE_OK);
+    CHECK(opt.m == 0 && opt.n == 0 && opt.k == 0);
+    CHECK(opt.alpha == 1.0 && opt.beta == 0.0 && opt.verify == 1 && opt.csv == 0);
+    CHECK(opt.seed == GEMM_DEFAULT_SEED && opt.warmup == -1 && opt.repeat == 0);
+
+    CHECK(PARSE("-m", "5", "-n", "6", "-k", "7") == GEMM_PARSE_OK);
+    CHECK(opt.m == 5 && opt.n == 6 && opt.k == 7);
+    CHECK(PARSE("-m5", "-n6", "-k7") == GEMM_PARSE_OK);
+    CHECK(opt.m == 5 && opt.n == 6 && opt.k == 7);
+    CHECK(PARSE("--size", "64") == GEMM_PARSE_OK);
+    CHECK(opt.m == 64 && opt.n == 64 && opt.k == 64);
+    // --size fills only the dimensions not given, whatever the order
+    CHECK(PARSE("-k", "8", "--size", "64") == GEMM_PARSE_OK);
+    CHECK(opt.m == 64 && opt.n == 64 && opt.k == 8);
+    CHECK(PARSE("--size=32", "-m", "3") == GEMM_PARSE_OK);
+    CHECK(opt.m == 3 && opt.n == 32 && opt.k == 32);
+    CHECK(PARSE("-m", "2147483647") == GEMM_PARSE_OK && opt.m == INT_MAX);
+    CHECK(PARSE("--alpha", "-1.5", "--beta=0.25") == GEMM_PARSE_OK);
+    CHECK(opt.alpha == -1.5 && opt.beta == 0.25);
+    CHECK(PARSE("--alpha", "0", "--beta", "1e-3") == GEMM_PARSE_OK && opt.alpha == 0.0 && opt.beta == 1e-3);
+    CHECK(PARSE("--platform", "Portable", "--device", "1", "--list-devices") == GEMM_PARSE_OK);
+    CHECK(strcmp(opt.platform, "Portable") == 0 && strcmp(opt.device, "1") == 0 && opt.list_devices);
+    CHECK(PARSE("--repeat", "7", "--warmup", "0", "--seed", "42", "--no-verify", "--csv") == GEMM_PARSE_OK);
+    CHECK(opt.repeat == 7 && opt.warmup == 0 && opt.seed == 42 && !opt.verify && opt.csv);
+    CHECK(PARSE("-D", "TS=16", "-DWIDTH=4", "-D", "TS=32") == GEMM_PARSE_OK);
+    CHECK(opt.defines.count == 2);
+    long v = 0;
+    CHECK(gemm_defines_find(&opt.defines, "TS", &v) && v == 32); // the later value wins
+    CHECK(gemm_defines_find(&opt.defines, "WIDTH", &v) && v == 4);
+    CHECK(!gemm_defines_find(&opt.defines, "TSM", &v));
+    CHECK(PARSE("--kernel-file", "x.cl") == GEMM_PARSE_OK && strcmp(opt.kernel_file, "x.cl") == 0);
+    CHECK(PARSE("--help") == GEMM_PARSE_HELP);
+    CHECK(PARSE("-h") == GEMM_PARSE_HELP);
+    CHECK(PARSE("--version") == GEMM_PARSE_VERSION);
+
+    EXPECT_ERROR("positive integer", "-m", "0");
+    EXPECT_ERROR("positive integer", "-n", "-3");
+    EXPECT_ERROR("positive integer", "-k", "abc");
+    EXPECT_ERROR("positive integer", "-k", "");
+    EXPECT_ERROR("positive integer", "-m", "1.5");
+    EXPECT_ERROR("positive integer", "-m", "12x");
+    EXPECT_ERROR("positive integer", "--size", " 4");
+    EXPECT_ERROR("too large", "-m", "2147483648");
+    EXPECT_ERROR("too large", "--size", "99999999999999999999999");
+    EXPECT_ERROR("finite", "--alpha", "nan");
+    EXPECT_ERROR("finite", "--beta", "inf");
+    EXPECT_ERROR("finite", "--alpha", "1e400");
+    EXPECT_ERROR("does not fit in a float", "--beta", "1e39");
+    EXPECT_ERROR("expects a number", "--alpha", "one");
+    EXPECT_ERROR("unknown option '--bogus'", "--bogus");
+    EXPECT_ERROR("unknown option '-x'", "-x", "3");
+    EXPECT_ERROR("unexpected argument 'extra'", "extra");
+    EXPECT_ERROR("needs a value", "-m");
+    EXPECT_ERROR("needs a value", "--alpha");
+    EXPECT_ERROR("needs a value", "-D");
+    EXPECT_ERROR("takes no value", "--csv=1");
+    EXPECT_ERROR("from 1 to", "--repeat", "0");
+    EXPECT_ERROR("from 0 to", "--warmup", "-1");
+    EXPECT_ERROR("non-negative", "--seed", "-1");
+    EXPECT_ERROR("NAME=VALUE", "-D", "TS");
+    EXPECT_ERROR("NAME=VALUE", "-D", "=4");
+    EXPECT_ERROR("identifier", "-D", "1X=3");
+    EXPECT_ERROR("integer value", "-D", "TS=abc");
+    EXPECT_ERROR("integer value", "-D", "TS=99999999999");
+    EXPECT_ERROR("too long", "-D", "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGH=1");
+    EXPECT_ERROR("needs a path", "--kernel-file", "");
+
+    // The defaults-table format
+    gemm_defines d = {0};
+    char text[128];
+    CHECK(gemm_defines_apply_list(&d, "TSM=64  TSN=32 WIDTH=4", &msg) == 0 && d.count == 3);
+    gemm_defines_format(&d, text, sizeof text);
+    CHECK(strcmp(text, "TSM=64 TSN=32 WIDTH=4") == 0);
+    CHECK(gemm_defines_apply_list(&d, "TSM", &msg) == GEMM_EXIT_BAD_INPUT);
+}
+
+static void test_tolerance(void)
+{
+    CHECK(gemm_tolerance(1000, 3.0) == GEMM_TOLERANCE_C * 1000.0 * FLT_EPSILON * 3.0);
+    CHECK(gemm_tolerance(1, 0.0) == 0.0);
+
+    // A 2x3 "reference" with known magnitudes, checked against perturbed results.
+    double value[6] = {1, -2, 3, 0, 5, 6}, magnitude[6] = {10, 10, 10, 0, 10, 10};
+    gemm_reference ref = {2, 3, 100, value, magnitude};
+    const double tol = gemm_tolerance(100, 10.0);
+    float got[6];
+    gemm_check c;
+    for (int i = 0; i < 6; i++)
+        got[i] = (float)value[i];
+    gemm_check_result(got, &ref, &c);
+    CHECK(c.pass && c.bad == 0 && c.worst_ratio == 0.0);
+
+    got[4] = (float)(value[4] + 0.5 * tol); // inside the bound
+    gemm_check_result(got, &ref, &c);
+    CHECK(c.pass && c.worst_ratio > 0.3 && c.worst_ratio < 0.7 && c.worst_row == 1 && c.worst_col == 1);
+
+    got[4] = (float)(value[4] + 3.0 * tol); // outside: fails, and says where
+    gemm_check_result(got, &ref, &c);
+    CHECK(!c.pass && c.bad == 1 && c.first_bad_row == 1 && c.first_bad_col == 1 && c.worst_ratio > 2.0);
+    got[4] = (float)value[4];
+
+    got[2] = NAN; // a NaN is never within a bound
+    gemm_check_result(got, &ref, &c);
+    CHECK(!c.pass && c.nonfinite == 1 && isinf(c.worst_ratio) && c.first_bad_row == 0 && c.first_bad_col == 2);
+    got[2] = INFINITY;
+    gemm_check_result(got, &ref, &c);
+    CHECK(!c.pass && c.nonfinite == 1);
+    got[2] = (float)value[2];
+
+    got[3] = 1e-30f; // where the bound is 0 (alpha = beta = 0 or zero rows), only an exact 0 passes
+    gemm_check_result(got, &ref, &c);
+    CHECK(!c.pass && c.first_bad_row == 1 && c.first_bad_col == 0);
+}
+
+static void test_reference(void)
+{
+    // A = [1 2; 3 4; 5 6] (3x2), B = [1 -1 2; 0 1 -2] (2x3), C0 = all 1, alpha = 2, beta = -0.5
+    gemm_host_data d = {0};
+    gemm_msg msg;
+    CHECK(gemm_host_data_create(&d, 3, 3, 2, 2.0, -0.5, 1, &msg) == 0);
+    const float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, -1, 2, 0, 1, -2};
+    memcpy(d.a, a, sizeof a);
+    memcpy(d.b, b, sizeof b);
+    for (int i = 0; i < 9; i++)
+        d.c0[i] = 1.0f;
+    gemm_reference ref;
+    CHECK(gemm_reference_compute(&d, &ref, &msg) == 0);
+    // A*B = [1 1 -2; 3 1 -2; 5 1 -2]; 2*A*B - 0.5 = ...
+    const double expect[9] = {1.5, 1.5, -4.5, 5.5, 1.5, -4.5, 9.5, 1.5, -4.5};
+    // |A||B| = [1 3 6; 3 7 14; 5 11 22]; magnitude = 2*|A||B| + 0.5
+    const double mag[9] = {2.5, 6.5, 12.5, 6.5, 14.5, 28.5, 10.5, 22.5, 44.5};
+    for (int i = 0; i < 9; i++) {
+        CHECK(ref.value[i] == expect[i]);
+        CHECK(ref.magnitude[i] == mag[i]);
+    }
+    gemm_reference_free(&ref);
+
+    // beta = 0: C0 is not read, so a NaN in it cannot leak into the reference
+    d.beta = 0.0f;
+    d.c0[4] = NAN;
+    CHECK(gemm_reference_compute(&d, &ref, &msg) == 0);
+    CHECK(ref.value[4] == 2.0 && isfinite(ref.magnitude[4]));
+    gemm_reference_free(&ref);
+    gemm_host_data_free(&d);
+
+    // Random data: reproducible, in [-1, 1), different streams differ
+    float x[1000], y[1000], z[1000];
+    gemm_fill_uniform(x, 1000, 7, 0);
+    gemm_fill_uniform(y, 1000, 7, 0);
+    gemm_fill_uniform(z, 1000, 7, 1);
+    CHECK(memcmp(x, y, sizeof x) == 0);
+    CHECK(memcmp(x, z, sizeof x) != 0);
+    double sum = 0;
+    for (int i = 0; i < 1000; i++) {
+        CHECK(x[i] >= -1.0f && x[i] < 1.0f);
+        sum += x[i];
+    }
+    CHECK(fabs(sum / 1000) < 0.1);
+
+    const double t[5] = {5, 1, 4, 2, 3}, t2[4] = {4, 1, 3, 2};
+    CHECK(gemm_median(t, 5) == 3.0 && gemm_min(t, 5) == 1.0);
+    CHECK(gemm_median(t2, 4) == 2.5);
+    CHECK(fabs(gemm_gflops(1000, 1000, 1000, 1.0) - 2000.0) < 1e-9);
+}
+
+static void test_constraints(void)
+{
+    gemm_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.max_work_group = 256;
+    dev.max_item[0] = dev.max_item[1] = dev.max_item[2] = 256;
+    dev.local_mem = 48 * 1024;
+    dev.global_mem = (cl_ulong)8 << 30;
+    dev.max_alloc = (cl_ulong)2 << 30;
+    dev.base_align = 128;
+    gemm_defines params = {0};
+    gemm_problem p = {"kernel02_tiled", 1024, 1024, 1024, 1.0f, 0.0f, &params, &dev};
+    gemm_msg msg;
+
+    CHECK(gemm_require_multiple(&msg, &p, "M", 1024, "TS", 32) == 0);
+    CHECK(gemm_require_multiple(&msg, &p, "M", 1000, "TS", 32) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "M=1000") && strstr(msg.text, "TS=32") && strstr(msg.text, "kernel06_padding"));
+    p.k = 48;
+    CHECK(gemm_require_tiles(&msg, &p, "TSM", 64, "TSN", 64, "TSK", 32) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "K=48") && strstr(msg.text, "TSK=32"));
+    p.k = 1024;
+    CHECK(gemm_round_up(1000, 32) == 1024 && gemm_round_up(1024, 32) == 1024 && gemm_round_up(1, 16) == 16);
+
+    gemm_plan plan;
+    memset(&plan, 0, sizeof plan);
+    gemm_launch *l = gemm_plan_add(&plan, "sgemm", "sgemm", 1024, 1024, 16, 16);
+    gemm_arg_sgemm(l, 1024, 1024, 1024, 1.0f, 0.0f, GEMM_BUF_A, GEMM_BUF_B, GEMM_BUF_C);
+    l->local_mem_bytes = 2 * 16 * 16 * 4;
+    CHECK(l->nargs == 8);
+    CHECK(gemm_check_plan(&p, &plan, "TS=16", &msg) == 0);
+
+    l->local[0] = l->local[1] = 32; // 1024 work-items > 256
+    CHECK(gemm_check_plan(&p, &plan, "TS=32", &msg) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "CL_DEVICE_MAX_WORK_GROUP_SIZE") && strstr(msg.text, "1024") && strstr(msg.text, "TS=32"));
+    l->local[0] = 512; // one dimension beyond the work-item limit
+    l->local[1] = 1;
+    CHECK(gemm_check_plan(&p, &plan, "X=1", &msg) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "CL_DEVICE_MAX_WORK_ITEM_SIZES"));
+    l->local[0] = l->local[1] = 16;
+    l->local_mem_bytes = 64 * 1024; // more than 48 KiB
+    CHECK(gemm_check_plan(&p, &plan, "TS=128", &msg) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "CL_DEVICE_LOCAL_MEM_SIZE"));
+    l->local_mem_bytes = 2048;
+    l->global[0] = 1000; // a plan bug: global not a multiple of local
+    CHECK(gemm_check_plan(&p, &plan, "", &msg) == GEMM_EXIT_RUNTIME);
+    l->global[0] = 1024;
+
+    p.m = p.k = 30000; // A: 900M floats = 3.4 GiB > 2 GiB largest allocation
+    CHECK(gemm_check_plan(&p, &plan, "", &msg) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "CL_DEVICE_MAX_MEM_ALLOC_SIZE"));
+    p.m = 80000; // A: 2.4G elements > 2^31-1: the kernels' int indices cannot reach them
+    CHECK(gemm_check_plan(&p, &plan, "", &msg) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "2^31-1"));
+    dev.max_alloc = (cl_ulong)4 << 30;
+    p.m = 22000; // A and C: 660M floats = 2.46 GiB each; B: 900M floats = 3.35 GiB;
+    p.n = 30000; // each fits in one 4 GiB buffer, but together they need more than 8 GiB
+    CHECK(gemm_check_plan(&p, &plan, "", &msg) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "CL_DEVICE_GLOBAL_MEM_SIZE"));
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        void (*fn)(void);
+    } groups[] = {{"options", test_options},
+                  {"tolerance", test_tolerance},
+                  {"reference", test_reference},
+                  {"constraints", test_constraints}};
+    int ran = 0;
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+        if (argc > 1 && strcmp(argv[1], groups[i].name) != 0)
+            continue;
+        groups[i].fn();
+        ran++;
+    }
+    if (!ran) {
+        fprintf(stderr, "unknown test group '%s'\n", argv[1]);
+        return 2;
+    }
+    if (failures)
+        fprintf(stderr, "%d check(s) failed\n", failures);
+    return failures ? 1 : 0;
+}
