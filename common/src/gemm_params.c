@@ -15,6 +15,10 @@ static const struct {
     {"kernel01_naive", ANY, "TS=16"},
     {"kernel02_tiled", ANY, "TS=16"},
     {"kernel02_tiled", GEMM_DEVICE_NVIDIA_GPU, "TS=32"},
+    {"kernel03_vectorized", ANY, "TS=32 WIDTH=4"},
+    {"kernel04_transpose", ANY, "TSM=64 TSN=64 TSK=16 WIDTH=4 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1"},
+    {"kernel05_register_blocking", ANY, "TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=8 WIDTH=4 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1"},
+    {"kernel06_padding", ANY, "TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=8 WIDTH=4 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1"},
 };
 
 int gemm_params_defaults(const char *step, gemm_device_class cls, gemm_defines *out, gemm_msg *msg)

@@ -113,6 +113,34 @@ int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, lon
     return rc;
 }
 
+int gemm_require_width(gemm_msg *msg, const gemm_problem *p, long width)
+{
+    if (width != 1 && width != 2 && width != 4 && width != 8)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "WIDTH=%ld is not a vector width OpenCL C offers here: use 1, 2, 4 or 8",
+                         width);
+    if ((long)p->device->base_align < width * (long)sizeof(float))
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                         "WIDTH=%ld needs buffers aligned to %ld bytes but this device only guarantees %u "
+                         "(CL_DEVICE_MEM_BASE_ADDR_ALIGN); use a smaller WIDTH",
+                         width, width * (long)sizeof(float), p->device->base_align);
+    return 0;
+}
+
+gemm_launch *gemm_plan_transpose(gemm_plan *plan, const char *label, long rows, long cols, long tile, long pad,
+                                 gemm_buffer_id in, gemm_buffer_id out)
+{
+    gemm_launch *l = gemm_plan_add(plan, "transpose", label, gemm_round_up((size_t)cols, (size_t)tile),
+                                   gemm_round_up((size_t)rows, (size_t)tile), (size_t)tile, (size_t)tile);
+    if (!l)
+        return NULL;
+    gemm_arg_int(l, rows);
+    gemm_arg_int(l, cols);
+    gemm_arg_buffer(l, in);
+    gemm_arg_buffer(l, out);
+    l->local_mem_bytes = (size_t)(tile * (tile + pad)) * sizeof(float);
+    return l;
+}
+
 int gemm_require(gemm_msg *msg, int ok, const char *fmt, ...)
 {
     if (ok)
