@@ -469,8 +469,10 @@ static int run_once(runner *r, const gemm_step *step, const gemm_problem *p, con
     return rc;
 }
 
+/* The parameters as -D defines, plus GEMM_CL_OPTIONS from the environment (e.g. -cl-nv-verbose). */
 static void build_options(const gemm_defines *params, char *out, size_t len)
 {
+    const char *extra = getenv("GEMM_CL_OPTIONS");
     size_t used = (size_t)snprintf(out, len, "-cl-std=CL1.2");
     for (int i = 0; i < params->count && used < len; i++) {
         int w = snprintf(out + used, len - used, " -D %s=%ld", params->item[i].name, params->item[i].value);
@@ -478,6 +480,8 @@ static void build_options(const gemm_defines *params, char *out, size_t len)
             break;
         used += (size_t)w;
     }
+    if (extra && *extra && used < len)
+        snprintf(out + used, len - used, " %s", extra);
 }
 
 static const char *device_type_name(const gemm_device_info *d)
