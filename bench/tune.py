@@ -50,6 +50,7 @@ def main():
     ap.add_argument("--size", default="4096", help="M=N=K, or MxNxK")
     ap.add_argument("--out", help="append the results to this CSV")
     ap.add_argument("--no-verify-best", action="store_true", help="do not re-run the best with verification")
+    ap.add_argument("--best-out", help="write the best combination as -D options to this file")
     args, extra = ap.parse_known_args()
     extra = [a for a in extra if a != "--"]
     exe = os.path.join(args.build_dir, args.step, args.step)
@@ -91,6 +92,9 @@ def main():
         if row:
             row = dict(row, status=row["status"] + " (verified best)")
             results.append((float(row["gflops"]), ranked[0][1], row))
+    if ranked and args.best_out:
+        with open(args.best_out, "w") as f:
+            f.write(" ".join(f"-D{d}" for d in ranked[0][1].split()) + "\n")
     if args.out:
         from_harness = ["step", "platform", "device", "driver", "m", "n", "k", "alpha", "beta", "params", "warmup",
                         "repeat", "median_ms", "best_ms", "gflops", "gflops_best", "parts", "max_err_over_bound",

@@ -13,6 +13,8 @@
 // Launch      2D NDRange. Dimension 0 runs along the columns of C in steps of WIDTH (one vector
 //             per work-item), dimension 1 along the rows.
 //             global = (N/WIDTH, M), local = (TS/WIDTH, TS)
+//             The kernel declares this work-group shape (reqd_work_group_size), so the compiler
+//             can fit its use of registers to it.
 // Parameters  TS: the work-group is TS/WIDTH x TS work-items and computes a TS x TS block of C;
 //             it walks along K one TS x TS tile of A and of B at a time.
 //             WIDTH: the vector width, 1, 2, 4 or 8.
@@ -33,11 +35,12 @@
     typedef float8 floatX;
 #endif
 
-__kernel void sgemm(const int M, const int N, const int K,
-                    const float alpha, const float beta,
-                    const __global floatX* A,
-                    const __global floatX* B,
-                    __global floatX* C)
+__kernel __attribute__((reqd_work_group_size(TS/WIDTH, TS, 1)))
+void sgemm(const int M, const int N, const int K,
+           const float alpha, const float beta,
+           const __global floatX* A,
+           const __global floatX* B,
+           __global floatX* C)
 {
     const int localCol = get_local_id(0);                   // vector column within the tile: 0..TS/WIDTH-1
     const int localRow = get_local_id(1);                   // row within the tile: 0..TS-1

@@ -37,6 +37,8 @@
 //             (TSM/WPTM)*(TSN/WPTN) <= the device's maximum work-group size;
 //             (TSM + TSN)*TSK*4 bytes <= the device's local memory.
 // When beta == 0, C is only written, never read: it may hold anything, even NaN.
+// Every kernel declares its work-group shape (reqd_work_group_size), so the compiler can fit its
+// use of registers to it.
 
 #if WIDTH == 1
     typedef float floatX;
@@ -57,9 +59,10 @@
 #define RTSN ((TSN)/(WPTN))
 #define THREADS (RTSM*RTSN)
 
-__kernel void transpose(const int rows, const int cols,
-                        const __global float* in,
-                        __global float* out)
+__kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
+void transpose(const int rows, const int cols,
+               const __global float* in,
+               __global float* out)
 {
     const int tx = get_local_id(0);  // 0..TRANSPOSE_TILE-1
     const int ty = get_local_id(1);  // 0..TRANSPOSE_TILE-1
@@ -81,11 +84,12 @@ __kernel void transpose(const int rows, const int cols,
         out[outRow*rows + outCol] = tile[tx][ty];
 }
 
-__kernel void sgemm(const int M, const int N, const int K,
-                    const float alpha, const float beta,
-                    const __global floatX* AT,
-                    const __global floatX* B,
-                    __global floatX* C)
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+void sgemm(const int M, const int N, const int K,
+           const float alpha, const float beta,
+           const __global floatX* AT,
+           const __global floatX* B,
+           __global floatX* C)
 {
     const int localCol = get_local_id(0);                    // 0..RTSN-1
     const int localRow = get_local_id(1);                    // 0..RTSM-1

@@ -49,6 +49,8 @@
 //             (TSM/WPTM)*(TSN/WPTN) <= the device's maximum work-group size;
 //             (TSM + TSN)*TSK*4 bytes <= the device's local memory.
 // When beta == 0, C is only written, never read: it may hold anything, even NaN.
+// Every kernel declares its work-group shape (reqd_work_group_size), so the compiler can fit its
+// use of registers to it.
 //
 // Kernel 4 of 4: unpad
 // Arguments   (int rows, int cols, int paddedCols, float beta, const global float *in,
@@ -78,10 +80,11 @@
 #define RTSN ((TSN)/(WPTN))
 #define THREADS (RTSM*RTSN)
 
-__kernel void transpose(const int rows, const int cols,
-                        const int paddedRows, const int paddedCols,
-                        const __global float* in,
-                        __global float* out)
+__kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
+void transpose(const int rows, const int cols,
+               const int paddedRows, const int paddedCols,
+               const __global float* in,
+               __global float* out)
 {
     const int tx = get_local_id(0);  // 0..TRANSPOSE_TILE-1
     const int ty = get_local_id(1);  // 0..TRANSPOSE_TILE-1
@@ -102,10 +105,11 @@ __kernel void transpose(const int rows, const int cols,
         out[outRow*paddedRows + outCol] = tile[tx][ty];
 }
 
-__kernel void pad(const int rows, const int cols,
-                  const int paddedRows, const int paddedCols,
-                  const __global float* in,
-                  __global float* out)
+__kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
+void pad(const int rows, const int cols,
+         const int paddedRows, const int paddedCols,
+         const __global float* in,
+         __global float* out)
 {
     const int col = get_global_id(0);  // 0..paddedCols-1, and beyond it in the last work-groups
     const int row = get_global_id(1);  // 0..paddedRows-1, and beyond it in the last work-groups
@@ -113,10 +117,11 @@ __kernel void pad(const int rows, const int cols,
         out[row*paddedCols + col] = (row < rows && col < cols) ? in[row*cols + col] : 0.0f;
 }
 
-__kernel void unpad(const int rows, const int cols, const int paddedCols,
-                    const float beta,
-                    const __global float* in,
-                    __global float* out)
+__kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
+void unpad(const int rows, const int cols, const int paddedCols,
+           const float beta,
+           const __global float* in,
+           __global float* out)
 {
     const int col = get_global_id(0);  // 0..cols-1, and beyond it in the last work-groups
     const int row = get_global_id(1);  // 0..rows-1, and beyond it in the last work-groups
@@ -127,11 +132,12 @@ __kernel void unpad(const int rows, const int cols, const int paddedCols,
     }
 }
 
-__kernel void sgemm(const int M, const int N, const int K,
-                    const float alpha, const float beta,
-                    const __global floatX* AT,
-                    const __global floatX* B,
-                    __global floatX* C)
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+void sgemm(const int M, const int N, const int K,
+           const float alpha, const float beta,
+           const __global floatX* AT,
+           const __global floatX* B,
+           __global floatX* C)
 {
     const int localCol = get_local_id(0);                    // 0..RTSN-1
     const int localRow = get_local_id(1);                    // 0..RTSM-1
