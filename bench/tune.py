@@ -42,33 +42,16 @@ def refusal(stderr):
     return lines[-1] if lines else stderr.strip()[-200:]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--build-dir", required=True)
-    ap.add_argument("--step", required=True)
-    ap.add_argument("--grid", required=True, help='e.g. "TSM=64,128 TSN=64,128 TSK=8,16"')
-    ap.add_argument("--size", default="4096", help="M=N=K, or MxNxK")
-    ap.add_argument("--out", help="append the results to this CSV")
-    ap.add_argument("--no-verify-best", action="store_true", help="do not re-run the best with verification")
-    ap.add_argument("--best-out", help="write the best combination as -D options to this file")
-    args, extra = ap.parse_known_args()
-    extra = [a for a in extra if a != "--"]
-    exe = os.path.join(args.build_dir, args.step, args.step)
-    if not os.access(exe, os.X_OK):
-        sys.exit(f"tune: {exe} not found")
-    dims = args.size.split("x") if "x" in args.size else [args.size] * 3
+def sweep(exe, args, size, combos, extra):
+    """Runs every combination at one size; returns [(gflops or None, label, csv row)]."""
+    dims = size.split("x") if "x" in size else [size] * 3
     size_args = ["-m", dims[0], "-n", dims[1], "-k", dims[2]]
-
-    axes = parse_grid(args.grid)
-    names = [n for n, _ in axes]
-    combos = list(itertools.product(*[v for _, v in axes]))
     results = []
-    sys.stderr.write(f"tune: {args.step}, {len(combos)} combinations at {args.size}\n")
+    sys.stderr.write(f"tune: {args.step}, {len(combos)} combinations at {size}\n")
     t0 = time.monotonic()
-    for values in combos:
-        defines = [f"-D{n}={v}" for n, v in zip(names, values)]
-        label = " ".join(f"{n}={v}" for n, v in zip(names, values))
-        rc, row, err = run([exe, "--csv", "--no-verify"] + size_args + defines + extra)
+    for combo in combos:
+        label = " ".join(combo)
+        rc, row, err = run([exe, "--csv", "--no-verify"] + size_args + [f"-D{d}" for d in combo] + extra)
         if rc == 0 and row:
             results.append((float(row["gflops"]), label, row))
             sys.stderr.write(f"  {label:<60} {float(row['gflops']):10.1f} GFLOPS  ({row['parts']})\n")
@@ -79,22 +62,46 @@ def main():
     sys.stderr.write(f"tune: {time.monotonic() - t0:.0f} s\n")
 
     ranked = sorted((r for r in results if r[0] is not None), key=lambda r: -r[0])
-    print(f"\n{args.step} at {args.size}: {len(ranked)} of {len(combos)} combinations ran")
+    print(f"\n{args.step} at {size}: {len(ranked)} of {len(combos)} combinations ran")
     for g, label, row in ranked[:10]:
         print(f"  {g:10.1f} GFLOPS  median {float(row['median_ms']):9.4f} ms  {label}")
     if ranked and not args.no_verify_best:
-        best = ranked[0][1].split()
-        rc, row, err = run([exe, "--csv"] + size_args + [f"-D{d}" for d in best] + extra)
+        rc, row, err = run([exe, "--csv"] + size_args + [f"-D{d}" for d in ranked[0][1].split()] + extra)
         status = row["status"] if row else f"exit {rc}"
         print(f"  best re-run with verification: {status}"
               + (f", {float(row['gflops']):.1f} GFLOPS, worst error {row['max_err_over_bound']} of the bound"
                  if row else f": {refusal(err)}"))
         if row:
-            row = dict(row, status=row["status"] + " (verified best)")
-            results.append((float(row["gflops"]), ranked[0][1], row))
+            results.append((float(row["gflops"]), ranked[0][1], dict(row, status=row["status"] + " (verified best)")))
     if ranked and args.best_out:
         with open(args.best_out, "w") as f:
             f.write(" ".join(f"-D{d}" for d in ranked[0][1].split()) + "\n")
+    return results
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--step", required=True)
+    ap.add_argument("--grid", required=True, action="append",
+                    help='e.g. "TSM=64,128 TSN=64,128 TSK=8,16"; several --grid options add up')
+    ap.add_argument("--size", default="4096", help="M=N=K, or MxNxK; several separated by commas")
+    ap.add_argument("--out", help="append the results to this CSV")
+    ap.add_argument("--no-verify-best", action="store_true", help="do not re-run the best with verification")
+    ap.add_argument("--best-out", help="write the best combination as -D options to this file")
+    args, extra = ap.parse_known_args()
+    extra = [a for a in extra if a != "--"]
+    exe = os.path.join(args.build_dir, args.step, args.step)
+    if not os.access(exe, os.X_OK):
+        sys.exit(f"tune: {exe} not found")
+    combos = []
+    for grid in args.grid:
+        axes = parse_grid(grid)
+        combos += [[f"{n}={v}" for (n, _), v in zip(axes, values)]
+                   for values in itertools.product(*[v for _, v in axes])]
+    results = []
+    for size in args.size.split(","):
+        results += sweep(exe, args, size, combos, extra)
     if args.out:
         from_harness = ["step", "platform", "device", "driver", "m", "n", "k", "alpha", "beta", "params", "warmup",
                         "repeat", "median_ms", "best_ms", "gflops", "gflops_best", "parts", "max_err_over_bound",
