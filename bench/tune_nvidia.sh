@@ -30,8 +30,10 @@ padding() {
   for s in 4095 4096 4097 8192; do
     tune --size $s --step kernel06_padding --no-verify-best \
          --grid "TSM=64,128 TSN=64,128 TSK=32 WPTM=8 WPTN=8 WIDTH=4" \
-         --grid "TSM=64 TSN=64 TSK=16,32 WPTM=8 WPTN=4 WIDTH=4" \
-         --grid "TSM=64 TSN=64 TSK=32 WPTM=4 WPTN=8 WIDTH=4"
+         --grid "TSM=64 TSN=64 TSK=64 WPTM=8 WPTN=8 WIDTH=4" \
+         --grid "TSM=96 TSN=96,128 TSK=32 WPTM=8 WPTN=8 WIDTH=4" \
+         --grid "TSM=128 TSN=96 TSK=32 WPTM=8 WPTN=8 WIDTH=4" \
+         --grid "TSM=96 TSN=96 TSK=32 WPTM=12 WPTN=8 WIDTH=4"
   done
 }
 
