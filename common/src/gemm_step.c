@@ -229,7 +229,12 @@ static int resolve_params(const gemm_step *step, const gemm_options *opt, const 
                           gemm_defines *params, gemm_msg *msg)
 {
     memset(params, 0, sizeof *params);
-    int rc = gemm_params_defaults(step->name, dev->cls, params, msg);
+    gemm_device_class cls = dev->cls;
+    if (opt->defaults_for)
+        cls = strcmp(opt->defaults_for, "nvidia-gpu") == 0 ? GEMM_DEVICE_NVIDIA_GPU
+              : strcmp(opt->defaults_for, "gpu") == 0      ? GEMM_DEVICE_GPU
+                                                            : GEMM_DEVICE_CPU;
+    int rc = gemm_params_defaults(step->name, cls, params, msg);
     if (rc)
         return rc;
     for (int i = 0; i < opt->defines.count; i++) {
