@@ -30,6 +30,7 @@
 // all bytes 0xFF, a NaN, when beta = 0), exactly like the steps.
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -81,20 +82,29 @@ static int check_environment(gemm_msg *msg)
     return 0;
 }
 
-/* The CUDA device for --device (an index; default 0). */
+/* --device as a CUDA device index (default 0). */
+static int device_index(const char *sel, long *want, gemm_msg *msg)
+{
+    *want = 0;
+    if (!sel)
+        return 0;
+    char *end = NULL;
+    errno = 0;
+    *want = strtol(sel, &end, 10);
+    if (!isdigit((unsigned char)sel[0]) || *end || errno == ERANGE || *want > INT_MAX)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                         "--device takes a CUDA device index for %s (0, 1, ... in the CUDA runtime's order), got '%s'",
+                         NAME, sel);
+    return 0;
+}
+
+/* The CUDA device for --device. */
 static int choose_device(const char *sel, int *index, struct cudaDeviceProp *prop, gemm_msg *msg)
 {
     long want = 0;
-    if (sel) {
-        char *end = NULL;
-        errno = 0;
-        want = strtol(sel, &end, 10);
-        if (!sel[0] || *end || errno == ERANGE || want < 0 || want > INT_MAX)
-            return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
-                             "--device takes a CUDA device index for %s (0, 1, ... in the CUDA runtime's order), "
-                             "got '%s'",
-                             NAME, sel);
-    }
+    int rc = device_index(sel, &want, msg);
+    if (rc)
+        return rc;
     int count = 0;
     CHECK_CUDA("cudaGetDeviceCount (is there an NVIDIA GPU and driver?)", cudaGetDeviceCount(&count));
     if (want >= count)
@@ -255,7 +265,9 @@ static int check(const gemm_options *opt, gemm_msg *msg)
                          "%s runs through CUDA: --list-devices, --platform, --kernel-file and -D do not apply "
                          "(--device takes a CUDA device index)",
                          NAME);
-    return check_environment(msg);
+    long index;
+    int rc = device_index(opt->device, &index, msg);
+    return rc ? rc : check_environment(msg);
 }
 
 int main(int argc, char **argv)
