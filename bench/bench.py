@@ -17,6 +17,10 @@ Then prints one table per size (bench/table.py re-prints them from the files).
 Sizes, smallest problem first: the squares of --sizes (up to --max-size), plus the
 --odd-sizes (default 4095, 4097 and 1000x3000x500) for every program.
 
+Verification: every program checks its result against a double-precision reference, which it
+computes on the host (a CPU BLAS dgemm when the build found one, else a portable loop, far
+slower at large sizes); --verify-max-size N leaves it out above N (status UNVERIFIED).
+
 Time guard: once a program's run (one size, the whole process) takes more than --guard-seconds
 of wall-clock time, the program is SKIPPED at every larger problem (more multiply-adds).
 
@@ -118,6 +122,9 @@ def main():
     ap.add_argument("--exclude", help="do not run these programs (comma-separated names)")
     ap.add_argument("--guard-seconds", type=float, default=30.0,
                     help="skip a program at larger problems once one of its runs took longer than this (default 30)")
+    ap.add_argument("--verify-max-size", type=int,
+                    help="verify only problems whose largest dimension is at most this; larger ones run with "
+                         "--no-verify (status UNVERIFIED). Default: verify all")
     ap.add_argument("--cuda-device", type=int, help="CUDA device index for cuBLAS (default: its own default, 0)")
     ap.add_argument("--peak-args", default="", help="extra options for peak only, e.g. \"--copy-mib 256\"")
     ap.add_argument("--no-peak", action="store_true", help="do not run peak (no '%% peak' column)")
@@ -173,6 +180,8 @@ def main():
                     row = status_row(name, mnk, "SKIPPED", reason)
                 else:
                     size_args = ["-m", str(mnk[0]), "-n", str(mnk[1]), "-k", str(mnk[2])]
+                    if args.verify_max_size and max(mnk) > args.verify_max_size and "--no-verify" not in passthrough:
+                        size_args.append("--no-verify")
                     r = run_with_progress(f"[{index}/{total}] {label} {name}", path,
                                           program_args(name, passthrough, args.cuda_device) + size_args)
                     row = result_row(name, mnk, r)

@@ -245,8 +245,9 @@ static int measure_fma(gemm_cl *cl, size_t w, const peak_config *cfg, peak_resul
             rc = gemm_cl_fail(msg, "clEnqueueReadBuffer(FMA sums)", err);
         for (size_t i = 0; !rc && i < check; i++)
             if (!isfinite(sums[i]) || !(sums[i] > 0.0f))
-                rc = gemm_msgf(msg, GEMM_EXIT_VERIFY_FAILED, "%s: sum %zu of the FMA chains is %g, not a positive number",
-                               fma_kernels[w].kernel, i, (double)sums[i]);
+                rc = gemm_msgf(msg, GEMM_EXIT_VERIFY_FAILED,
+                               "%s: sum %zu of the FMA chains is %g, not a positive number", fma_kernels[w].kernel, i,
+                               (double)sums[i]);
     }
     free(sums);
     if (out)

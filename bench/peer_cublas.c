@@ -236,8 +236,9 @@ static int measure(cuda_state *s, const gemm_options *opt, const gemm_host_data 
     }
     CHECK_CUDA("cudaMemcpy(C back to the host)",
                cudaMemcpy(result, s->c, (size_t)d->m * (size_t)d->n * sizeof(float), cudaMemcpyDeviceToHost));
-    snprintf(summary, sizeof summary, "cuBLAS %d.%d.%d cublasSgemm, FP32 (CUBLAS_DEFAULT_MATH, no TF32), CUDA device %d",
-             version / 10000, version / 100 % 100, version % 100, dev);
+    snprintf(summary, sizeof summary,
+             "cuBLAS %d.%d.%d cublasSgemm, FP32 (CUBLAS_DEFAULT_MATH, no TF32), CUDA device %d", version / 10000,
+             version / 100 % 100, version % 100, dev);
     rep->summary = summary;
     snprintf(rep->platform, sizeof rep->platform, "CUDA %d.%d", runtime / 1000, runtime % 1000 / 10);
     snprintf(rep->device, sizeof rep->device, "%.127s", prop.name);
