@@ -474,7 +474,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
     if (rc != GEMM_OPTIONS_GO_ON)
         return rc;
     if (opt.list_devices) {
-        int rc = gemm_list_devices(stdout, &msg);
+        rc = gemm_list_devices(stdout, &msg);
         if (rc)
             gemm_error("%s", msg.text);
         return rc;
