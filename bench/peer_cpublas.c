@@ -57,7 +57,12 @@ static int run(const gemm_options *opt, const gemm_host_data *d, int warmup, int
     snprintf(rep->platform, sizeof rep->platform, "host");
     cpu_name(rep->device, sizeof rep->device);
 #ifdef OPENBLAS_VERSION
-    snprintf(rep->driver, sizeof rep->driver, "%s", OPENBLAS_VERSION);
+    // OpenBLAS's version string has a space on each side (" OpenBLAS 0.3.21 "): keep the words.
+    const char *version = OPENBLAS_VERSION + strspn(OPENBLAS_VERSION, " ");
+    size_t len = strlen(version);
+    while (len > 0 && version[len - 1] == ' ')
+        len--;
+    snprintf(rep->driver, sizeof rep->driver, "%.*s", (int)len, version);
 #else
     snprintf(rep->driver, sizeof rep->driver, "CBLAS");
 #endif
