@@ -7,81 +7,21 @@ Every program is run with --csv plus the options given here (e.g. --size 2048 --
 each measures itself with the harness's own rules; this script only collects and compares.
 """
 import argparse
-import csv
-import io
 import os
 import subprocess
 import sys
-import time
 
-STEPS = ["kernel01_naive", "kernel02_tiled", "kernel03_vectorized", "kernel04_transpose",
-         "kernel05_register_blocking", "kernel06_padding"]
-PEERS = [("cpu_blas", "bench/peer_cpublas"), ("clblast", "bench/peer_clblast")]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gemmrun import EXIT_MEANING, find_programs, last_error_line, program_args, run_with_progress  # noqa: E402
 
-EXIT_MEANING = {1: "FAIL", 2: "refused", 3: "error"}
-
-
-def find_programs(build_dir):
-    """The steps present, in order, then the peers that were built."""
-    found = []
-    for step in STEPS:
-        path = os.path.join(build_dir, step, step)
-        if os.access(path, os.X_OK):
-            found.append((step, path, False))
-    for name, rel in PEERS:
-        path = os.path.join(build_dir, rel)
-        if os.access(path, os.X_OK):
-            found.append((name, path, True))
-    return found
-
-
-def last_error_line(text):
-    """The message of the last "name: error: message" line, else the last line."""
-    lines = [l for l in text.splitlines() if ": error: " in l]
-    if lines:
-        return lines[-1].split(": error: ", 1)[1]
-    rest = text.strip().splitlines()
-    return rest[-1] if rest else ""
+# The tour compares the steps with the two peers every machine can have; the benchmark
+# (bench.py) adds cuBLAS.
+TOUR_PEERS = ("cpu_blas", "clblast")
 
 
 def run(name, path, args, peer, index, total):
-    # The CPU peer runs on the host: device options mean nothing to it.
-    if peer and name == "cpu_blas":
-        args = strip_device_args(args)
-    cmd = [path, "--csv"] + args
-    sys.stderr.write(f"[{index}/{total}] {name} ... ")
-    sys.stderr.flush()
-    t0 = time.monotonic()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    seconds = time.monotonic() - t0
-    row = None
-    rows = list(csv.DictReader(io.StringIO(proc.stdout)))
-    if rows:
-        row = rows[-1]
-    if proc.returncode == 0 and row:
-        sys.stderr.write(f"{float(row['gflops']):.2f} GFLOPS, {row['status']} ({seconds:.1f} s)\n")
-    else:
-        what = EXIT_MEANING.get(proc.returncode, f"exit {proc.returncode}")
-        detail = last_error_line(proc.stderr)
-        sys.stderr.write(f"{what} ({seconds:.1f} s): {detail}\n")
-        if proc.returncode == 3:  # show the whole story of a runtime error (e.g. a build log)
-            sys.stderr.write(proc.stderr)
-    return {"name": name, "peer": peer, "rc": proc.returncode, "row": row, "stderr": proc.stderr}
-
-
-def strip_device_args(args):
-    out, skip = [], False
-    for a in args:
-        if skip:
-            skip = False
-            continue
-        if a in ("--platform", "--device"):
-            skip = True
-            continue
-        if a.startswith("--platform=") or a.startswith("--device="):
-            continue
-        out.append(a)
-    return out
+    r = run_with_progress(f"[{index}/{total}] {name}", path, program_args(name, args))
+    return {"name": name, "peer": peer, "rc": r["rc"], "row": r["row"], "stderr": r["stderr"]}
 
 
 def fmt_ratio(x):
@@ -132,7 +72,7 @@ def main():
     ap.add_argument("--list-devices", action="store_true", help="only list the OpenCL devices")
     args, passthrough = ap.parse_known_args()
 
-    programs = find_programs(args.build_dir)
+    programs = find_programs(args.build_dir, TOUR_PEERS)
     if not programs:
         sys.exit(f"tour: nothing built in {args.build_dir}")
     # Say which devices exist (and whether an NVIDIA GPU is installed but not registered).

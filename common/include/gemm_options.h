@@ -83,6 +83,27 @@ int gemm_options_parse(gemm_options *opt, int argc, char *const argv[], gemm_msg
 /** @brief Prints the generated usage text, including the exit codes. */
 void gemm_options_usage(FILE *out, const char *program, const char *summary);
 
+/** @brief gemm_options_main()'s return value when the program should go on running. */
+#define GEMM_OPTIONS_GO_ON (-1)
+
+/** @brief Prints a program's own part of `--help` (see gemm_options_main()); @p ctx is passed through. */
+typedef void (*gemm_help_fn)(FILE *out, const void *ctx);
+
+/**
+ * @brief Parses the options and handles the outcomes that end every program the same way.
+ *
+ * - `--help`: prints gemm_options_usage() for @p summary (skipped when @p summary is NULL, for
+ *   a program that writes all of its help itself), then calls @p more_help if it is not NULL;
+ * - `--version`: prints "<program> (OpenCL SGEMM tutorial) <version>";
+ * - a bad option: prints its one "<program>: error: ..." line.
+ *
+ * The program's name is the one given to gemm_set_program_name().
+ * @return #GEMM_OPTIONS_GO_ON if main() should go on with @p opt filled; otherwise the exit
+ * code main() returns (#GEMM_EXIT_OK after help and version, #GEMM_EXIT_BAD_INPUT on an error).
+ */
+int gemm_options_main(gemm_options *opt, int argc, char *const argv[], const char *summary, gemm_help_fn more_help,
+                      const void *ctx);
+
 /**
  * @brief Parses "NAME=VALUE" (NAME a C identifier of at most 31 characters, VALUE an integer).
  * @return 0 on success, #GEMM_EXIT_BAD_INPUT with @p msg filled otherwise.

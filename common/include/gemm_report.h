@@ -81,6 +81,19 @@ void gemm_report_csv_header(FILE *out);
 /** @brief Prints one CSV line. */
 void gemm_report_csv_line(FILE *out, const gemm_report *r);
 
+/** @brief Writes one CSV field, quoted (RFC 4180) if it holds a comma, a quote or a newline. */
+void gemm_csv_field(FILE *out, const char *s);
+
+/** @brief The current UTC date and time in ISO 8601 ("2026-11-22T10:00:00Z"), or "unknown". */
+void gemm_utc_date(char *buf, size_t len);
+
+/**
+ * @brief Prints a finished report the way every program does: the human-readable block on
+ * stdout, or with @p csv on stderr followed by the CSV header and line on stdout; on a failed
+ * check also the one-line error. @return gemm_report_exit_code().
+ */
+int gemm_report_emit(const gemm_report *r, int csv);
+
 /** @brief Exit code for a finished run: #GEMM_EXIT_OK or #GEMM_EXIT_VERIFY_FAILED. */
 int gemm_report_exit_code(const gemm_report *r);
 

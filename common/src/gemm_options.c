@@ -368,3 +368,25 @@ void gemm_options_usage(FILE *out, const char *program, const char *summary)
                  "  2  bad input: option, size or parameter refused before anything ran\n"
                  "  3  OpenCL or runtime error (no platform, build failure, out of memory)\n");
 }
+
+int gemm_options_main(gemm_options *opt, int argc, char *const argv[], const char *summary, gemm_help_fn more_help,
+                      const void *ctx)
+{
+    gemm_msg msg = {{0}};
+    switch (gemm_options_parse(opt, argc, argv, &msg)) {
+    case GEMM_PARSE_HELP:
+        if (summary)
+            gemm_options_usage(stdout, gemm_program_name(), summary);
+        if (more_help)
+            more_help(stdout, ctx);
+        return GEMM_EXIT_OK;
+    case GEMM_PARSE_VERSION:
+        printf("%s (OpenCL SGEMM tutorial) %s\n", gemm_program_name(), gemm_version());
+        return GEMM_EXIT_OK;
+    case GEMM_PARSE_ERROR:
+        gemm_error("%s", msg.text);
+        return GEMM_EXIT_BAD_INPUT;
+    default:
+        return GEMM_OPTIONS_GO_ON;
+    }
+}

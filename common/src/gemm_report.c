@@ -103,8 +103,7 @@ void gemm_report_csv_header(FILE *out)
                  "gflops_best,parts,max_err_over_bound,status,date\n");
 }
 
-/* RFC 4180: quote a field that holds a comma, quote or newline. */
-static void csv_field(FILE *out, const char *s)
+void gemm_csv_field(FILE *out, const char *s)
 {
     if (strpbrk(s, ",\"\n") == NULL) {
         fputs(s, out);
@@ -119,6 +118,14 @@ static void csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
+void gemm_utc_date(char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm *t = gmtime(&now);
+    if (!t || strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", t) == 0)
+        snprintf(buf, len, "unknown");
+}
+
 void gemm_report_csv_line(FILE *out, const gemm_report *r)
 {
     char parts[512] = "", date[32];
@@ -130,27 +137,19 @@ void gemm_report_csv_line(FILE *out, const gemm_report *r)
             break;
         used += (size_t)w;
     }
-    time_t now = time(NULL);
-    struct tm tm;
-    struct tm *t = gmtime(&now);
-    if (t) {
-        tm = *t;
-        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    } else {
-        strcpy(date, "unknown");
-    }
-    csv_field(out, r->step);
+    gemm_utc_date(date, sizeof date);
+    gemm_csv_field(out, r->step);
     fputc(',', out);
-    csv_field(out, r->platform);
+    gemm_csv_field(out, r->platform);
     fputc(',', out);
-    csv_field(out, r->device);
+    gemm_csv_field(out, r->device);
     fputc(',', out);
-    csv_field(out, r->driver);
+    gemm_csv_field(out, r->driver);
     fprintf(out, ",%ld,%ld,%ld,%.9g,%.9g,", r->m, r->n, r->k, r->alpha, r->beta);
-    csv_field(out, r->params);
+    gemm_csv_field(out, r->params);
     fprintf(out, ",%d,%d,%.6f,%.6f,%.3f,%.3f,", r->warmup, r->repeat, r->median_ms, r->best_ms,
             gemm_gflops(r->m, r->n, r->k, r->median_ms), gemm_gflops(r->m, r->n, r->k, r->best_ms));
-    csv_field(out, parts);
+    gemm_csv_field(out, parts);
     fputc(',', out);
     if (r->verified) {
         if (isinf(r->check.worst_ratio))
@@ -159,4 +158,17 @@ void gemm_report_csv_line(FILE *out, const gemm_report *r)
             fprintf(out, "%.6g", r->check.worst_ratio);
     }
     fprintf(out, ",%s,%s\n", gemm_report_status(r), date);
+}
+
+int gemm_report_emit(const gemm_report *r, int csv)
+{
+    gemm_report_print(csv ? stderr : stdout, r);
+    if (csv) {
+        gemm_report_csv_header(stdout);
+        gemm_report_csv_line(stdout, r);
+    }
+    const int rc = gemm_report_exit_code(r);
+    if (rc)
+        gemm_error("verification failed (see the report above)");
+    return rc;
 }

@@ -159,23 +159,24 @@ int gemm_require(gemm_msg *msg, int ok, const char *fmt, ...)
 static const char *const buffer_names[GEMM_BUF_COUNT] = {"A", "B", "C", "helper buffer 0", "helper buffer 1",
                                                           "helper buffer 2"};
 
-static void print_step_help(const gemm_step *step)
+static void print_step_help(FILE *out, const void *ctx)
 {
+    const gemm_step *step = ctx;
     if (step->nparams == 0)
         return;
-    printf("\nparameters of %s (override with -D NAME=VALUE):\n", step->name);
+    fprintf(out, "\nparameters of %s (override with -D NAME=VALUE):\n", step->name);
     static const gemm_device_class classes[] = {GEMM_DEVICE_CPU, GEMM_DEVICE_NVIDIA_GPU, GEMM_DEVICE_GPU};
     for (int i = 0; i < step->nparams; i++) {
         const gemm_param_info *pi = &step->params[i];
-        printf("  %-7s %ld..%ld  %s\n          default:", pi->name, pi->min, pi->max, pi->help);
+        fprintf(out, "  %-7s %ld..%ld  %s\n          default:", pi->name, pi->min, pi->max, pi->help);
         for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++) {
             gemm_defines d = {0};
             gemm_msg msg;
             long v = 0;
             if (gemm_params_defaults(step->name, classes[c], &d, &msg) == 0 && gemm_defines_find(&d, pi->name, &v))
-                printf(" %ld on %s%s", v, gemm_device_class_name(classes[c]), c + 1 < 3 ? "," : "");
+                fprintf(out, " %ld on %s%s", v, gemm_device_class_name(classes[c]), c + 1 < 3 ? "," : "");
         }
-        printf("\n");
+        fprintf(out, "\n");
     }
 }
 
@@ -516,28 +517,17 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
     memset(&r, 0, sizeof r);
     gemm_set_program_name(step->name);
 
-    switch (gemm_options_parse(&opt, argc, argv, &msg)) {
-    case GEMM_PARSE_HELP:
-        gemm_options_usage(stdout, step->name, step->summary);
-        print_step_help(step);
-        return GEMM_EXIT_OK;
-    case GEMM_PARSE_VERSION:
-        printf("%s (OpenCL SGEMM tutorial) %s\n", step->name, gemm_version());
-        return GEMM_EXIT_OK;
-    case GEMM_PARSE_ERROR:
-        gemm_error("%s", msg.text);
-        return GEMM_EXIT_BAD_INPUT;
-    default:
-        break;
-    }
+    int rc = gemm_options_main(&opt, argc, argv, step->summary, print_step_help, step);
+    if (rc != GEMM_OPTIONS_GO_ON)
+        return rc;
     if (opt.list_devices) {
-        int rc = gemm_list_devices(stdout, &msg);
+        rc = gemm_list_devices(stdout, &msg);
         if (rc)
             gemm_error("%s", msg.text);
         return rc;
     }
 
-    int rc = 0;
+    rc = 0;
     gemm_defines params;
     gemm_device_info dev;
     gemm_plan plan;
@@ -747,14 +737,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         }
         gemm_check_result(r.result, &r.ref, &rep.check);
     }
-    gemm_report_print(opt.csv ? stderr : stdout, &rep);
-    if (opt.csv) {
-        gemm_report_csv_header(stdout);
-        gemm_report_csv_line(stdout, &rep);
-    }
-    rc = gemm_report_exit_code(&rep);
-    if (rc)
-        gemm_error("verification failed (see the report above)");
+    rc = gemm_report_emit(&rep, opt.csv);
 
 done:
     if (rc && rc != GEMM_EXIT_VERIFY_FAILED)

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Prints the benchmark's tables from its CSV files, without running anything: one table per
+problem size with each program's GFLOPS (median), its share of the device's measured FMA peak,
+its ratio to cuBLAS and to CLBlast at the same size, and its status.
+
+    bench/table.py results.csv                 # reads results.peak.csv too, when it exists
+    bench/table.py results.csv --peak other.peak.csv
+
+bench.py prints the same tables at the end of a sweep (it calls render() below).
+"""
+import argparse
+import csv
+import os
+import sys
+
+RUN_STATUSES = ("PASS", "FAIL", "UNVERIFIED")  # rows with measurements
+REFERENCE_STATUSES = ("PASS", "UNVERIFIED")    # rows good enough to compare others with
+
+
+def peak_path(out):
+    """Where the peaks of a sweep written to out are kept: results.csv -> results.peak.csv."""
+    base = out[:-4] if out.endswith(".csv") else out
+    return base + ".peak.csv"
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def size_label(m, n, k):
+    return f"M=N=K={m}" if m == n == k else f"M={m} N={n} K={k}"
+
+
+def _median_ms(row):
+    """The median time of a row that ran, else None."""
+    try:
+        ms = float(row["median_ms"]) if row["status"] in RUN_STATUSES else None
+    except (KeyError, ValueError):
+        return None
+    return ms if ms and ms > 0 else None
+
+
+def _ratio(ms, ref_ms):
+    """Speed relative to a reference at the same size: the inverse ratio of the times."""
+    return f"{ref_ms / ms:.2f}x" if ms and ref_ms else "-"
+
+
+def render(rows, peak, out):
+    """Writes the tables for rows (dicts with the harness's CSV columns, in sweep order) and the
+    peak (a dict from peak's CSV, or None) to out."""
+    if peak:
+        out.write(f"Measured peaks of {peak['device']} ({peak['platform']}, driver {peak['driver']}): "
+                  f"FP32 FMA {float(peak['fma_gflops']):.1f} GFLOPS ({peak['fma_vector']}), "
+                  f"copy {float(peak['copy_gbps']):.1f} GB/s (medians)\n")
+    else:
+        out.write("No measured peaks (peak did not run): the '% peak' column is empty.\n")
+    out.write("GFLOPS = 2*M*N*K / median time. '% peak': of the measured FMA peak, for programs on the device it "
+              "was measured on.\n'vs cuBLAS', 'vs CLBlast': their median time over the program's, at the same size "
+              "(> 1: faster).\n")
+    def size_of(r):
+        return (int(r["m"]), int(r["n"]), int(r["k"]))
+
+    sizes = []
+    for r in rows:
+        if size_of(r) not in sizes:
+            sizes.append(size_of(r))
+    peak_gflops = float(peak["fma_gflops"]) if peak else None
+    for key in sizes:
+        here = [r for r in rows if size_of(r) == key]
+        ref = {}
+        for name in ("cublas", "clblast"):
+            ref[name] = next((_median_ms(r) for r in here if r["step"] == name and r["status"] in REFERENCE_STATUSES),
+                             None)
+        out.write(f"\n{size_label(*key)}\n")
+        header = f"{'program':<28}{'GFLOPS':>11}{'% peak':>9}{'vs cuBLAS':>11}{'vs CLBlast':>12}  status"
+        out.write(header + "\n" + "-" * len(header) + "\n")
+        for r in here:
+            ms = _median_ms(r)
+            g = 2.0 * key[0] * key[1] * key[2] / (ms * 1e6) if ms else None
+            pct = "-"
+            if g is not None and peak_gflops and r["device"] == peak["device"]:
+                pct = f"{100.0 * g / peak_gflops:.1f}%"
+            status = r["status"]
+            if status not in RUN_STATUSES and r.get("parts"):
+                reason = r["parts"]
+                status += ": " + (reason if len(reason) <= 90 else reason[:87] + "...")
+            gtext = f"{g:.2f}" if g is not None else "-"
+            out.write(f"{r['step']:<28}{gtext:>11}{pct:>9}{_ratio(ms, ref['cublas']):>11}"
+                      f"{_ratio(ms, ref['clblast']):>12}  {status}\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("csv", help="the sweep's CSV (bench.py --out)")
+    ap.add_argument("--peak", help="the peaks' CSV (default: the sweep's name with .peak.csv, if it exists)")
+    args = ap.parse_args()
+    try:
+        rows = read_csv(args.csv)
+        path = args.peak or peak_path(args.csv)
+        peaks = read_csv(path) if (args.peak or os.path.exists(path)) else []
+    except OSError as e:
+        sys.exit(f"table: error: {e}")
+    render(rows, peaks[-1] if peaks else None, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+#include "gemm_peer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
+{
+    gemm_options opt;
+    gemm_msg msg = {{0}};
+    gemm_set_program_name(peer->name);
+    int rc = gemm_options_main(&opt, argc, argv, peer->help, NULL, NULL);
+    if (rc != GEMM_OPTIONS_GO_ON)
+        return rc;
+    rc = peer->check ? peer->check(&opt, &msg) : 0;
+    if (rc) {
+        gemm_error("%s", msg.text);
+        return rc;
+    }
+    const long m = opt.m ? opt.m : peer->default_size, n = opt.n ? opt.n : peer->default_size,
+               k = opt.k ? opt.k : peer->default_size;
+    const int repeat = opt.repeat ? opt.repeat : peer->default_repeat;
+    const int warmup = opt.warmup >= 0 ? opt.warmup : peer->default_warmup;
+    gemm_host_data d = {0};
+    gemm_reference ref = {0};
+    gemm_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.step = peer->name;
+    rep.summary = peer->summary;
+    rc = gemm_host_data_create(&d, m, n, k, opt.alpha, opt.beta, opt.seed, &msg);
+    float *c = malloc((size_t)m * (size_t)n * sizeof(float));
+    double *times = malloc((size_t)repeat * sizeof(double));
+    if (!rc && (!c || !times))
+        rc = gemm_msgf(&msg, GEMM_EXIT_RUNTIME, "out of host memory");
+    if (!rc)
+        rc = peer->run(&opt, &d, warmup, repeat, times, c, &rep, &msg);
+    if (!rc && opt.verify)
+        rc = gemm_reference_compute(&d, &ref, &msg);
+    if (!rc) {
+        rep.m = m;
+        rep.n = n;
+        rep.k = k;
+        rep.alpha = d.alpha;
+        rep.beta = d.beta;
+        rep.warmup = warmup;
+        rep.repeat = repeat;
+        rep.median_ms = gemm_median(times, repeat);
+        rep.best_ms = gemm_min(times, repeat);
+        rep.nparts = 1;
+        rep.part[0].label = peer->label;
+        rep.part[0].median_ms = rep.median_ms;
+        rep.part[0].best_ms = rep.best_ms;
+        rep.reference = gemm_reference_method();
+        rep.verified = opt.verify;
+        if (opt.verify)
+            gemm_check_result(c, &ref, &rep.check);
+        rc = gemm_report_emit(&rep, opt.csv);
+    } else {
+        gemm_error("%s", msg.text);
+    }
+    free(c);
+    free(times);
+    gemm_reference_free(&ref);
+    gemm_host_data_free(&d);
+    return rc;
+}
