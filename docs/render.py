@@ -82,9 +82,9 @@ def discover_steps(root):
         main_c = os.path.join(directory, "main.c")
         if os.path.isfile(main_c):
             with open(main_c, encoding="utf-8") as f:
-                s = re.search(r'GEMM_STEP_MAIN\(\s*"((?:[^"\\]|\\.)*)"', f.read())
-            if s:
-                summary = s.group(1)
+                s = re.search(r'GEMM_STEP_MAIN\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)', f.read())
+            if s:  # one string literal, or several that C concatenates
+                summary = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', s.group(1)))
         steps.append(Step(int(STEP_RE.match(name).group(1)), name, name, f"{name}/{m.group(2)}", summary))
     if not steps:
         raise InputError(f"no step directories (kernelNN_*/ with gemm_add_step) under {root}")
@@ -298,9 +298,10 @@ def devices_snippet(results):
 def details_snippet(results):
     out = []
     for r in results:
-        out.append(f"\\section results_{anchor(r.stem)} {md_escape(r.stem)}: {md_escape(r.device)}\n")
-        out.append(f"{md_escape(r.label())}; recorded {r.dates}; file `docs/results/{r.stem}.csv`.\n")
-        out.append(f"All runs at the headline size, {size_text(r.headline)}, alpha={r.alpha}, beta={r.beta} "
+        # (\\section inside an \\includedoc'd file silently drops the rest: HTML headings do not)
+        out.append(f"<h2>{html.escape(r.stem)}: {html.escape(r.device)}</h2>\n")
+        out.append(f"{md_escape(r.label())}; recorded {r.dates}; file `docs/results/{r.stem}.csv`. "
+                   f"All runs at the headline size, {size_text(r.headline)}, alpha={r.alpha}, beta={r.beta} "
                    "(time: median of the timed runs, and the best):\n")
         out.append("| program | parameters | runs (warm-up + timed) | median ms | best ms | GFLOPS | best GFLOPS "
                    "| worst error / bound | result |")
@@ -341,10 +342,6 @@ def details_snippet(results):
     return "\n".join(out) + "\n"
 
 
-def anchor(text):
-    return re.sub(r"[^A-Za-z0-9]", "_", text)
-
-
 def gain_snippet(steps, step, results):
     """Sentences for a step's page: what it measured on each recorded device."""
     prev = previous_step(steps, step)
@@ -355,7 +352,7 @@ def gain_snippet(steps, step, results):
         where = (f"**{md_escape(r.stem)}**: {md_escape(r.device)} ({md_escape(r.platform)}, driver "
                  f"{md_escape(r.driver)}), {r.dates}, {size_text(r.headline)}")
         if row is None:
-            out.append(f"- {where}: this step was not run.")
+            out.append(f"- {where}: not in this results file.")
             continue
         params = f", {md_escape(row['params'])}" if row["params"] else ""
         g = r.gflops(step.name)
@@ -518,6 +515,18 @@ plot {", ".join(plots)}
     run_gnuplot(gnuplot, path, out_dir)
 
 
+def check_html(gen_dir, html_dir):
+    """Doxygen copies an image into its output only when a page that it rendered shows it, and it
+    drops some content without a warning (e.g. a section command inside an \\includedoc'd file):
+    a generated plot missing from the output means a snippet that did not make it to its page."""
+    missing = [os.path.basename(p) for p in sorted(glob.glob(os.path.join(gen_dir, "*.svg")))
+               if not os.path.isfile(os.path.join(html_dir, os.path.basename(p)))]
+    if missing:
+        sys.stderr.write(f"render.py: error: plots generated but shown on no page: {', '.join(missing)}\n")
+        return 1
+    return 0
+
+
 # --- Main --------------------------------------------------------------------------------------------
 
 def main():
@@ -526,7 +535,11 @@ def main():
     ap.add_argument("--results", required=True, help="directory of results CSV files")
     ap.add_argument("--out", required=True, help="output directory (created)")
     ap.add_argument("--gnuplot", default="gnuplot", help="the gnuplot program")
+    ap.add_argument("--check-html", metavar="DIR",
+                    help="instead: check that Doxygen's output DIR shows every plot generated in --out")
     args = ap.parse_args()
+    if args.check_html:
+        return check_html(args.out, args.check_html)
     try:
         os.makedirs(args.out, exist_ok=True)
         steps = discover_steps(args.source)
