@@ -192,8 +192,8 @@ class ResultsFile:
         self.rows = rows
         dates = sorted(r["date"][:10] for r in rows)
         self.dates = dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"
-        self.programs = []  # in the order of the file, steps first
-        for r in sorted(rows, key=lambda r: not is_step(r["step"])):
+        self.programs = []  # the steps in order, then the peers in the order of the file
+        for r in sorted(rows, key=lambda r: (not is_step(r["step"]), r["step"] if is_step(r["step"]) else "")):
             if r["step"] not in self.programs:
                 self.programs.append(r["step"])
         # The best passing row of each program at each size (several rows: several parameter settings)
@@ -208,12 +208,13 @@ class ResultsFile:
             old = self.best.get(key)
             if old is None or old["status"] != "PASS" or float(r["gflops"]) > float(old["gflops"]):
                 self.best[key] = r
-        # The headline size: the one most programs ran at (ties: the largest)
+        # The headline size: of the sizes some step ran at, the one most programs ran at (ties: the largest)
         sizes = {}
         for (program, size) in self.best:
             sizes.setdefault(size, set()).add(program)
         self.sizes = sorted(sizes, key=lambda s: s[0] * s[1] * s[2])
-        self.headline = max(self.sizes, key=lambda s: (len(sizes[s]), s[0] * s[1] * s[2]))
+        self.headline = max((s for s in self.sizes if any(is_step(p) for p in sizes[s])),
+                            key=lambda s: (len(sizes[s]), s[0] * s[1] * s[2]))
         head = [r for r in step_rows if size_key(r) == self.headline]
         self.alpha, self.beta = head[0]["alpha"], head[0]["beta"]
 
