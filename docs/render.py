@@ -462,7 +462,7 @@ def plot_all(results, out_dir, gnuplot):
     xtics = ", ".join(f"{gp_string(short_name(p))} {i}" for i, p in enumerate(programs))
     separator = (f"set arrow from {nsteps - 0.5}, graph 0 to {nsteps - 0.5}, graph 1 nohead dt 2 lc rgb '#888888'"
                  if nsteps < len(programs) else "")
-    script = f"""{SVG_TERMINAL.format(w=760, h=440)}
+    script = f"""{SVG_TERMINAL.format(w=760, h=440 + 18 * len(results))}
 set output "results_all.svg"
 set title "GFLOPS of each step (lines) and peer (squares, right of the dashed line) on every recorded device"\
  font ",12"
@@ -473,7 +473,7 @@ set grid ytics mytics lc rgb "#dddddd"
 set xtics ({xtics}) noenhanced rotate by -25
 set offsets 0.4, 0.4, 0, 0
 set datafile missing "NaN"
-set key noenhanced top left Left reverse font ",11" box opaque
+set key noenhanced below left Left reverse font ",11"
 {separator}
 plot {", ".join(plots)}
 """
