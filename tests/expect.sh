@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# expect.sh CODE REGEX COMMAND [ARGS...]
+# expect.sh [--absent REGEX2] CODE REGEX COMMAND [ARGS...]
 # Runs COMMAND and passes only if it exits with CODE and its output (stdout and stderr) matches
 # the extended regular expression REGEX (matched against the whole output, so . also matches
-# newlines). For the bad-input code 2 it also requires exactly one
-# "error:" line: a refusal must be one clear line, not a cascade.
+# newlines) and, with --absent, does not match REGEX2 anywhere. For the bad-input code 2 it also
+# requires exactly one "error:" line: a refusal must be one clear line, not a cascade.
 set -u
+absent=
+if [ "${1-}" = "--absent" ]; then
+  absent=$2
+  shift 2
+fi
 code=$1
 regex=$2
 shift 2
@@ -17,6 +22,10 @@ if [ "$rc" -ne "$code" ]; then
 fi
 if ! grep -Ezq -- "$regex" <<<"$out"; then
   echo "FAILED: output does not match /$regex/"
+  status=1
+fi
+if [ -n "$absent" ] && grep -Ezq -- "$absent" <<<"$out"; then
+  echo "FAILED: output matches /$absent/, which it must not"
   status=1
 fi
 if [ "$code" -eq 2 ]; then

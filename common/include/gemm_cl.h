@@ -11,6 +11,7 @@
 #define GEMM_CL_H
 
 #ifndef CL_TARGET_OPENCL_VERSION
+/** @brief The OpenCL API version the harness is written against: 1.2, which every driver offers. */
 #define CL_TARGET_OPENCL_VERSION 120
 #endif
 #include <CL/cl.h>
@@ -116,8 +117,8 @@ void gemm_cl_close(gemm_cl *cl);
 #define GEMM_GUARD_MIN 127
 
 /**
- * @brief A device buffer with sentinel-filled margins: the kernels see only #view, a sub-buffer
- * of #parent that starts after the front guard; a write outside the matrix lands in a guard
+ * @brief A device buffer with sentinel-filled margins: the kernels see only gemm_buffer::view, a
+ * sub-buffer of gemm_buffer::parent that starts after the front guard; a write outside the matrix lands in a guard
  * and is caught by gemm_buffer_check_guards().
  */
 typedef struct gemm_buffer {

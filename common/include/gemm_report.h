@@ -52,12 +52,17 @@ typedef struct gemm_report {
     char device[128];            /**< device name */
     char driver[64];             /**< driver version */
     const char *device_type;     /**< "CPU", "GPU", ... */
-    long m, n, k;                /**< sizes */
-    double alpha, beta;          /**< scalars as used (float values) */
+    long m;                      /**< rows of A and C */
+    long n;                      /**< columns of B and C */
+    long k;                      /**< columns of A, rows of B */
+    double alpha;                /**< alpha as used (a float value) */
+    double beta;                 /**< beta as used (a float value) */
     char params[256];            /**< "NAME=VALUE ..." or "" */
-    int warmup, repeat;          /**< runs */
+    int warmup;                  /**< untimed runs */
+    int repeat;                  /**< timed runs */
     const char *timing;          /**< what the time covers, one line */
-    double median_ms, best_ms;   /**< the step per run */
+    double median_ms;            /**< the step per run: median over the timed runs */
+    double best_ms;              /**< the step per run: best of the timed runs */
     int nparts;                  /**< kernels timed on their own */
     gemm_report_part part[GEMM_MAX_PARTS]; /**< per-kernel times */
     int verified;                /**< 1 if compared with the reference */

@@ -47,8 +47,11 @@ typedef struct gemm_param_info {
 /** @brief The problem a plan is made for. */
 typedef struct gemm_problem {
     const char *step;               /**< the step's name, for messages */
-    long m, n, k;                   /**< C is m x n, A is m x k, B is k x n */
-    float alpha, beta;              /**< the scalars */
+    long m;                         /**< rows of A and C (C is m x n, A is m x k, B is k x n) */
+    long n;                         /**< columns of B and C */
+    long k;                         /**< columns of A, rows of B */
+    float alpha;                    /**< the scalar alpha */
+    float beta;                     /**< the scalar beta */
     const gemm_defines *params;     /**< every parameter of the step, with its value */
     const gemm_device_info *device; /**< the chosen device */
 } gemm_problem;
@@ -192,7 +195,10 @@ typedef struct gemm_step {
  * @brief Checks a plan against the device in @p p: every launch's work-group size, work-item
  * sizes and local memory, every buffer against the largest allocation and the 32-bit index
  * range, and all buffers together against the device's memory.
+ * @param p the problem, with the chosen device
+ * @param plan the launches and helper buffers the step's plan produced
  * @param params the parameters as text, quoted in messages
+ * @param msg filled with one line when the plan is refused
  * @return 0, or #GEMM_EXIT_BAD_INPUT with one line in @p msg naming the limit and the values.
  */
 int gemm_check_plan(const gemm_problem *p, const gemm_plan *plan, const char *params, gemm_msg *msg);

@@ -31,8 +31,11 @@ extern "C" {
 
 /** @brief One problem's host data: sizes, scalars (as the kernel sees them: floats) and inputs. */
 typedef struct gemm_host_data {
-    long m, n, k;      /**< C is m x n, A is m x k, B is k x n */
-    float alpha, beta; /**< the scalars, rounded to float exactly as passed to the kernels */
+    long m;            /**< rows of A and C (C is m x n, A is m x k, B is k x n) */
+    long n;            /**< columns of B and C */
+    long k;            /**< columns of A, rows of B */
+    float alpha;       /**< alpha, rounded to float exactly as passed to the kernels */
+    float beta;        /**< beta, rounded to float exactly as passed to the kernels */
     float *a;          /**< A, m*k floats, row-major */
     float *b;          /**< B, k*n floats, row-major */
     float *c0;         /**< C before the run, m*n floats, row-major (unused by the kernels when beta = 0) */
@@ -56,7 +59,9 @@ void gemm_fill_uniform(float *x, size_t count, unsigned long long seed, unsigned
 
 /** @brief The reference result and, per element, the magnitude the tolerance scales with. */
 typedef struct gemm_reference {
-    long m, n, k;      /**< sizes */
+    long m;            /**< rows of the result */
+    long n;            /**< columns of the result */
+    long k;            /**< length of each dot product */
     double *value;     /**< alpha*A*B + beta*C0, in double */
     double *magnitude; /**< |alpha|*(|A||B|) + |beta|*|C0|, in double */
 } gemm_reference;

@@ -1,0 +1,34 @@
+// Exercise 2.1 - find the bug. This kernel is step 2 (kernel02_tiled/tiled.cl) with one line
+// removed. Launch and arguments: as kernel02_tiled/tiled.cl. Run it on PoCL, then under
+// Oclgrind's race detector:
+//   build/kernel02_tiled/kernel02_tiled --kernel-file docs/exercises/step02_bug_barrier.cl --size 64
+//   oclgrind --data-races build/kernel02_tiled/kernel02_tiled --kernel-file docs/exercises/step02_bug_barrier.cl --size 32
+
+__kernel void sgemm(const int M, const int N, const int K,
+                    const float alpha, const float beta,
+                    const __global float* A,
+                    const __global float* B,
+                    __global float* C)
+{
+    const int localCol = get_local_id(0);
+    const int localRow = get_local_id(1);
+    const int col = get_group_id(0)*TS + localCol;
+    const int row = get_group_id(1)*TS + localRow;
+
+    __local float Asub[TS][TS];
+    __local float Bsub[TS][TS];
+
+    float acc = 0.0f;
+    for (int t = 0; t < K/TS; t++) {
+        Asub[localRow][localCol] = A[row*K + t*TS + localCol];
+        Bsub[localRow][localCol] = B[(t*TS + localRow)*N + col];
+
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        for (int k = 0; k < TS; k++)
+            acc += Asub[localRow][k] * Bsub[k][localCol];
+    }
+
+    const int idx = row*N + col;
+    C[idx] = (beta == 0.0f) ? alpha*acc : alpha*acc + beta*C[idx];
+}
