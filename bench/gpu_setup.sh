@@ -33,6 +33,7 @@ export LD_LIBRARY_PATH=$lib:$lib/openblas-pthread\${LD_LIBRARY_PATH:+:\$LD_LIBRA
 ENV
 . build-gpu/env.sh
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix/usr" \
-  -DOpenCL_INCLUDE_DIR="$prefix/usr/include" -DOpenCL_LIBRARY="$loader" -DBUILD_TESTING=OFF >/dev/null
+  -DOpenCL_INCLUDE_DIR="$prefix/usr/include" -DOpenCL_LIBRARY="$loader" -DBUILD_TESTING=OFF |
+  grep -E "CPU BLAS|CLBlast|cuBLAS" >&2
 cmake --build build-gpu -j "$(nproc)" >/dev/null
 echo "built build-gpu/ (OpenCL loader $loader); now: . build-gpu/env.sh" >&2

@@ -16,7 +16,7 @@ from gemmrun import EXIT_MEANING, find_programs, last_error_line, program_args, 
 
 # The tour compares the steps with the two peers every machine can have; the benchmark
 # (bench.py) adds cuBLAS.
-TOUR_PEERS = ("cpu_blas", "clblast")
+TOUR_PEERS = ("cpu_blas", "clblast", "cublas")
 
 
 def run(name, path, args, peer, index, total):
