@@ -14,8 +14,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gemmrun import EXIT_MEANING, find_programs, last_error_line, program_args, run_with_progress  # noqa: E402
 
-# The tour compares the steps with the two peers every machine can have; the benchmark
-# (bench.py) adds cuBLAS.
+# The tour compares the steps with the peers that were built: the CPU BLAS and CLBlast (Debian
+# packages), and cuBLAS where the CUDA toolkit was found.
 TOUR_PEERS = ("cpu_blas", "clblast", "cublas")
 
 
