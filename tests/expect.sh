@@ -2,8 +2,9 @@
 # expect.sh CODE REGEX COMMAND [ARGS...]
 # Runs COMMAND and passes only if it exits with CODE and its output (stdout and stderr) matches
 # the extended regular expression REGEX (matched against the whole output, so . also matches
-# newlines). For the bad-input code 2 it also requires exactly one
-# "error:" line: a refusal must be one clear line, not a cascade.
+# newlines). A run expected to fail (CODE != 0) must not print PASS anywhere. For the bad-input
+# code 2 it also requires exactly one "error:" line: a refusal must be one clear line, not a
+# cascade.
 set -u
 code=$1
 regex=$2
@@ -17,6 +18,11 @@ if [ "$rc" -ne "$code" ]; then
 fi
 if ! grep -Ezq -- "$regex" <<<"$out"; then
   echo "FAILED: output does not match /$regex/"
+  status=1
+fi
+# A run that must fail may never say PASS (the report's check line, or the CSV status).
+if [ "$code" -ne 0 ] && grep -q "PASS" <<<"$out"; then
+  echo "FAILED: a run expected to fail printed PASS"
   status=1
 fi
 if [ "$code" -eq 2 ]; then
