@@ -20,6 +20,12 @@ if ! grep -Ezq -- "$regex" <<<"$out"; then
   echo "FAILED: output does not match /$regex/"
   status=1
 fi
+# In a sanitized build, a sanitizer's report fails the test whatever the exit code (a step that
+# must exit 1 could otherwise hide one behind the same code).
+if grep -Eq "(ERROR|SUMMARY): [A-Za-z]*Sanitizer|: runtime error: " <<<"$out"; then
+  echo "FAILED: a sanitizer reported a problem"
+  status=1
+fi
 # A run that must fail may never say PASS (the report's check line, or the CSV status).
 if [ "$code" -ne 0 ] && grep -q "PASS" <<<"$out"; then
   echo "FAILED: a run expected to fail printed PASS"
