@@ -6,18 +6,25 @@
 #   tests/run.sh --sanitize [ctest options]
 # builds and runs the same suite with AddressSanitizer (leaks included) and
 # UndefinedBehaviorSanitizer instead: a Debug build in build-sanitize/ (CMake preset `sanitize`).
+#
+#   tests/run.sh --fuzz [ctest options]
+# installs clang and libFuzzer, builds the option parser's fuzz target with them (build-fuzz/,
+# preset `fuzz`) and fuzzes it for 60 seconds (test fuzz.options; longer with
+# cmake --preset fuzz -DGEMM_FUZZ_SECONDS=600). Not part of CI.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 preset=ci
-if [ "${1:-}" = --sanitize ]; then
-  preset=sanitize
-  shift
-fi
+case "${1:-}" in
+  --sanitize) preset=sanitize; shift ;;
+  --fuzz) preset=fuzz; shift ;;
+esac
 # shellcheck source=../common/deps.sh
 . common/deps.sh
+packages="$GEMM_PACKAGES_RUN $GEMM_PACKAGES_TEST"
+[ "$preset" = fuzz ] && packages="$GEMM_PACKAGES_RUN $GEMM_PACKAGES_FUZZ"
 # shellcheck disable=SC2086
-gemm_install_packages $GEMM_PACKAGES_RUN $GEMM_PACKAGES_TEST
+gemm_install_packages $packages
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
 ctest --preset "$preset" "$@"
