@@ -11,16 +11,19 @@
 //             so neighbouring work-items read neighbouring elements of B and write neighbouring
 //             elements of C (coalesced), and all read the same element of A (a broadcast).
 //             global = (N rounded up to TS, M rounded up to TS), local = (TS, TS)
+//             The kernel declares this work-group shape (reqd_work_group_size), so the compiler
+//             can fit its use of registers to it.
 // Parameters  TS: the work-group is TS x TS work-items and computes a TS x TS block of C.
 // Constraints any M, N, K >= 1 (work-items beyond the edge of C return at once);
 //             TS*TS <= the device's maximum work-group size.
 // When beta == 0, C is only written, never read: it may hold anything, even NaN.
 
-__kernel void sgemm(const int M, const int N, const int K,
-                    const float alpha, const float beta,
-                    const __global float* A,
-                    const __global float* B,
-                    __global float* C)
+__kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
+void sgemm(const int M, const int N, const int K,
+           const float alpha, const float beta,
+           const __global float* A,
+           const __global float* B,
+           __global float* C)
 {
     const int col = get_global_id(0);  // column of C: 0..N-1, and beyond it in the last work-groups
     const int row = get_global_id(1);  // row of C: 0..M-1, and beyond it in the last work-groups

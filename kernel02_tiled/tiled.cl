@@ -9,6 +9,8 @@
 //              const global float *A, const global float *B, global float *C)
 // Launch      2D NDRange. Dimension 0 runs along the columns of C, dimension 1 along the rows.
 //             global = (N, M), local = (TS, TS)
+//             The kernel declares this work-group shape (reqd_work_group_size), so the compiler
+//             can fit its use of registers to it.
 // Parameters  TS: the work-group is TS x TS work-items and computes a TS x TS block of C;
 //             it walks along K one TS x TS tile of A and of B at a time.
 // Constraints M, N and K multiples of TS (no bounds checks: see step 6 for any size);
@@ -16,11 +18,12 @@
 //             2*TS*TS*4 bytes <= the device's local memory.
 // When beta == 0, C is only written, never read: it may hold anything, even NaN.
 
-__kernel void sgemm(const int M, const int N, const int K,
-                    const float alpha, const float beta,
-                    const __global float* A,
-                    const __global float* B,
-                    __global float* C)
+__kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
+void sgemm(const int M, const int N, const int K,
+           const float alpha, const float beta,
+           const __global float* A,
+           const __global float* B,
+           __global float* C)
 {
     const int localCol = get_local_id(0);           // column within the tile: 0..TS-1
     const int localRow = get_local_id(1);           // row within the tile: 0..TS-1

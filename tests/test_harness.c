@@ -83,6 +83,7 @@ static void test_options(void)
     CHECK(gemm_defines_find(&opt.defines, "WIDTH", &v) && v == 4);
     CHECK(!gemm_defines_find(&opt.defines, "TSM", &v));
     CHECK(PARSE("--kernel-file", "x.cl") == GEMM_PARSE_OK && strcmp(opt.kernel_file, "x.cl") == 0);
+    CHECK(PARSE("--defaults-for", "nvidia-gpu") == GEMM_PARSE_OK && strcmp(opt.defaults_for, "nvidia-gpu") == 0);
     CHECK(PARSE("--help") == GEMM_PARSE_HELP);
     CHECK(PARSE("-h") == GEMM_PARSE_HELP);
     CHECK(PARSE("--version") == GEMM_PARSE_VERSION);
@@ -125,6 +126,7 @@ static void test_options(void)
     EXPECT_ERROR("option --platform needs a value", "--platform", "");
     EXPECT_ERROR("option --device needs a value", "--device=");
     EXPECT_ERROR("option -D needs a value", "-D", "");
+    EXPECT_ERROR("expects cpu, nvidia-gpu or gpu", "--defaults-for", "amd");
 
     // The defaults-table format
     gemm_defines d = {0};

@@ -6,7 +6,7 @@ find_package(OpenCL REQUIRED)
 
 # CPU BLAS with the CBLAS interface (OpenBLAS on Debian: libopenblas-dev)
 find_path(GEMM_CBLAS_INCLUDE_DIR cblas.h PATH_SUFFIXES openblas x86_64-linux-gnu/openblas-pthread)
-find_library(GEMM_CBLAS_LIBRARY NAMES openblas cblas blas)
+find_library(GEMM_CBLAS_LIBRARY NAMES openblas cblas blas PATH_SUFFIXES openblas-pthread)
 if(GEMM_CBLAS_INCLUDE_DIR AND GEMM_CBLAS_LIBRARY)
   include(CheckSymbolExists)
   set(CMAKE_REQUIRED_INCLUDES ${GEMM_CBLAS_INCLUDE_DIR})

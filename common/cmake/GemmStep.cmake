@@ -1,10 +1,13 @@
-# gemm_add_step(<name> KERNEL <file.cl> [TEST_SIZES MxNxK ...] [OCLGRIND_SIZE MxNxK])
+# gemm_add_step(<name> KERNEL <file.cl> [TEST_SIZES MxNxK ...] [GPU_TEST_SIZES MxNxK ...]
+#               [OCLGRIND_SIZE MxNxK])
 #
 # Adds one step of the tutorial in one line: the executable <name> built from main.c in the
 # current directory with <file.cl> embedded into it (so the binary runs from any directory),
 # linked to the harness, and
 #  - one CTest per test size and (alpha, beta) pair that runs it verified on the default device
-#    (PoCL on a machine without a GPU), label `verify`;
+#    (PoCL on a machine without a GPU), label `verify`. GPU_TEST_SIZES run the same way with the
+#    parameters tuned for NVIDIA GPUs (--defaults-for nvidia-gpu), so the GPU configuration is
+#    verified on every CI run too;
 #  - two CTests (beta = 0 and beta != 0) that run it verified under Oclgrind with its checkers
 #    for data races, uninitialized values, invalid accesses and API errors (tests/oclgrind.sh),
 #    label `oclgrind`, at OCLGRIND_SIZE (default: the first TEST_SIZES entry). Oclgrind
@@ -30,8 +33,27 @@ endfunction()
 # negative alpha with a fractional beta.
 set(GEMM_TEST_SCALARS "1:0" "0.5:2" "-1.5:0.25")
 
+# One verification test per (alpha, beta) pair for one size "MxNxK".
+function(gemm_add_verify_tests name size suffix options)
+  separate_arguments(extra UNIX_COMMAND "${GEMM_TEST_ARGS}")
+  string(REPLACE "x" ";" mnk ${size})
+  list(GET mnk 0 m)
+  list(GET mnk 1 n)
+  list(GET mnk 2 k)
+  foreach(pair IN LISTS GEMM_TEST_SCALARS)
+    string(REPLACE ":" ";" ab ${pair})
+    list(GET ab 0 alpha)
+    list(GET ab 1 beta)
+    set(test ${name}.verify${suffix}.${size}.alpha=${alpha},beta=${beta})
+    add_test(NAME ${test}
+             COMMAND ${name} -m ${m} -n ${n} -k ${k} --alpha ${alpha} --beta ${beta} --repeat 1 --warmup 0
+                     ${options} ${extra})
+    set_tests_properties(${test} PROPERTIES LABELS "verify;${name}")
+  endforeach()
+endfunction()
+
 function(gemm_add_step name)
-  cmake_parse_arguments(ARG "" "KERNEL;OCLGRIND_SIZE" "TEST_SIZES" ${ARGN})
+  cmake_parse_arguments(ARG "" "KERNEL;OCLGRIND_SIZE" "TEST_SIZES;GPU_TEST_SIZES" ${ARGN})
   gemm_embed_file(embedded ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_KERNEL} gemm_kernel_source)
   add_executable(${name} main.c ${embedded})
   target_link_libraries(${name} PRIVATE gemm_harness gemm_warnings)
@@ -40,21 +62,11 @@ function(gemm_add_step name)
   if(NOT BUILD_TESTING)
     return()
   endif()
-  separate_arguments(extra UNIX_COMMAND "${GEMM_TEST_ARGS}")
   foreach(size IN LISTS ARG_TEST_SIZES)
-    string(REPLACE "x" ";" mnk ${size})
-    list(GET mnk 0 m)
-    list(GET mnk 1 n)
-    list(GET mnk 2 k)
-    foreach(pair IN LISTS GEMM_TEST_SCALARS)
-      string(REPLACE ":" ";" ab ${pair})
-      list(GET ab 0 alpha)
-      list(GET ab 1 beta)
-      add_test(NAME ${name}.verify.${size}.alpha=${alpha},beta=${beta}
-               COMMAND ${name} -m ${m} -n ${n} -k ${k} --alpha ${alpha} --beta ${beta}
-                       --repeat 1 --warmup 0 ${extra})
-      set_tests_properties(${name}.verify.${size}.alpha=${alpha},beta=${beta} PROPERTIES LABELS "verify;${name}")
-    endforeach()
+    gemm_add_verify_tests(${name} ${size} "" "")
+  endforeach()
+  foreach(size IN LISTS ARG_GPU_TEST_SIZES)
+    gemm_add_verify_tests(${name} ${size} ".nvidia-params" "--defaults-for;nvidia-gpu")
   endforeach()
   # Under Oclgrind: no GEMM_TEST_ARGS (Oclgrind's simulated device is the only one it shows)
   set(size ${ARG_OCLGRIND_SIZE})

@@ -51,6 +51,7 @@ typedef struct gemm_options {
     int verify;                     /**< 0 after `--no-verify` */
     gemm_defines defines;           /**< `-D NAME=VALUE` overrides, in order */
     const char *kernel_file;        /**< `--kernel-file`: build this .cl instead of the embedded source */
+    const char *defaults_for;       /**< `--defaults-for`: take the default parameters of this device class */
     int csv;                        /**< `--csv`: machine-readable output on stdout */
 } gemm_options;
 

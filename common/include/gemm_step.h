@@ -125,6 +125,14 @@ void gemm_arg_buffer(gemm_launch *l, gemm_buffer_id which);
 void gemm_arg_sgemm(gemm_launch *l, long m, long n, long k, float alpha, float beta, gemm_buffer_id a,
                     gemm_buffer_id b, gemm_buffer_id c);
 
+/**
+ * @brief Appends a launch of the `transpose` helper kernel of steps 4 and 5: @p out (cols x rows)
+ * = @p in (rows x cols) transposed, with square tiles of @p tile work-items (TRANSPOSE_TILE) and
+ * @p pad floats of local-memory padding per tile row (TRANSPOSE_PAD).
+ */
+gemm_launch *gemm_plan_transpose(gemm_plan *plan, const char *label, long rows, long cols, long tile, long pad,
+                                 gemm_buffer_id in, gemm_buffer_id out);
+
 /** @brief @p x rounded up to a multiple of @p multiple. */
 size_t gemm_round_up(size_t x, size_t multiple);
 
@@ -142,6 +150,13 @@ int gemm_require_multiple(gemm_msg *msg, const gemm_problem *p, const char *dim,
  */
 int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, long tm, const char *pn, long tn,
                        const char *pk, long tk);
+
+/**
+ * @brief Checks a vector width WIDTH for the vectorized steps: one of 1, 2, 4, 8, and buffers
+ * aligned to it (the harness's buffers start at multiples of the device's base address
+ * alignment, CL_DEVICE_MEM_BASE_ADDR_ALIGN). @return 0 or #GEMM_EXIT_BAD_INPUT with @p msg filled.
+ */
+int gemm_require_width(gemm_msg *msg, const gemm_problem *p, long width);
 
 /**
  * @brief Refuses a parameter combination: "<what> (<detail>)", exit 2. Use for relations between

@@ -379,19 +379,23 @@ int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg
         return gemm_cl_fail(msg, "clCreateProgramWithSource", err);
     }
     err = clBuildProgram(cl->program, 1, &cl->dev.device, options, NULL, NULL);
+    /* Show the compiler's own words on a failure: they are what a learner needs to fix the kernel.
+     * GEMM_BUILD_LOG=1 shows them after a success too (e.g. register use with -cl-nv-verbose). */
+    const char *want = getenv("GEMM_BUILD_LOG");
+    if (err != CL_SUCCESS || (want && *want && strcmp(want, "0") != 0)) {
+        size_t size = 0;
+        char *log = NULL;
+        if (clGetProgramBuildInfo(cl->program, cl->dev.device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) == CL_SUCCESS &&
+            (log = malloc(size + 1)) != NULL &&
+            clGetProgramBuildInfo(cl->program, cl->dev.device, CL_PROGRAM_BUILD_LOG, size, log, NULL) == CL_SUCCESS) {
+            log[size] = '\0';
+            fprintf(stderr, "----- OpenCL build log (options: %s) -----\n%s\n----- end of build log -----\n",
+                    options, log);
+        }
+        free(log);
+    }
     if (err == CL_SUCCESS)
         return 0;
-    /* Show the compiler's own words: they are what a learner needs to fix the kernel. */
-    size_t size = 0;
-    char *log = NULL;
-    if (clGetProgramBuildInfo(cl->program, cl->dev.device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) == CL_SUCCESS &&
-        (log = malloc(size + 1)) != NULL &&
-        clGetProgramBuildInfo(cl->program, cl->dev.device, CL_PROGRAM_BUILD_LOG, size, log, NULL) == CL_SUCCESS) {
-        log[size] = '\0';
-        fprintf(stderr, "----- OpenCL build log (options: %s) -----\n%s\n----- end of build log -----\n", options,
-                log);
-    }
-    free(log);
     return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "the OpenCL program did not build: %s (%d); build log above",
                      gemm_cl_error_name(err), (int)err);
 }

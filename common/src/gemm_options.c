@@ -9,7 +9,7 @@
 
 enum opt_id {
     OPT_M, OPT_N, OPT_K, OPT_SIZE, OPT_ALPHA, OPT_BETA, OPT_PLATFORM, OPT_DEVICE, OPT_LIST,
-    OPT_REPEAT, OPT_WARMUP, OPT_SEED, OPT_NO_VERIFY, OPT_DEFINE, OPT_KERNEL_FILE, OPT_CSV,
+    OPT_REPEAT, OPT_WARMUP, OPT_SEED, OPT_NO_VERIFY, OPT_DEFINE, OPT_KERNEL_FILE, OPT_DEFAULTS_FOR, OPT_CSV,
     OPT_HELP, OPT_VERSION
 };
 
@@ -37,6 +37,8 @@ static const struct opt_spec {
     {OPT_NO_VERIFY, 0, "no-verify", NULL, "skip the comparison with the double-precision reference"},
     {OPT_DEFINE, 'D', NULL, "NAME=VALUE", "override a kernel parameter (see the step's parameters)"},
     {OPT_KERNEL_FILE, 0, "kernel-file", "PATH", "build this .cl file instead of the built-in kernel"},
+    {OPT_DEFAULTS_FOR, 0, "defaults-for", "CLASS", "use the default parameters of another class of device:\n"
+                                                   "cpu, nvidia-gpu or gpu (e.g. to try NVIDIA's tuning on PoCL)"},
     {OPT_CSV, 0, "csv", NULL, "print a CSV header and one line per run on stdout\n"
                               "(the human-readable report then goes to stderr)"},
     {OPT_HELP, 'h', "help", NULL, "print this help and exit"},
@@ -310,6 +312,13 @@ int gemm_options_parse(gemm_options *opt, int argc, char *const argv[], gemm_msg
                 rc = gemm_defines_set(&opt->defines, d.name, d.value, msg);
             break;
         case OPT_KERNEL_FILE: opt->kernel_file = value; break;
+        case OPT_DEFAULTS_FOR:
+            if (strcmp(value, "cpu") != 0 && strcmp(value, "nvidia-gpu") != 0 && strcmp(value, "gpu") != 0) {
+                gemm_msgf(msg, 0, "--defaults-for expects cpu, nvidia-gpu or gpu, got '%s'", value);
+                return GEMM_PARSE_ERROR;
+            }
+            opt->defaults_for = value;
+            break;
         case OPT_CSV: opt->csv = 1; break;
         case OPT_HELP: return GEMM_PARSE_HELP;
         case OPT_VERSION: return GEMM_PARSE_VERSION;

@@ -113,6 +113,34 @@ int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, lon
     return rc;
 }
 
+int gemm_require_width(gemm_msg *msg, const gemm_problem *p, long width)
+{
+    if (width != 1 && width != 2 && width != 4 && width != 8)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "WIDTH=%ld is not a vector width OpenCL C offers here: use 1, 2, 4 or 8",
+                         width);
+    if ((long)p->device->base_align < width * (long)sizeof(float))
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                         "WIDTH=%ld needs buffers aligned to %ld bytes but this device only guarantees %u "
+                         "(CL_DEVICE_MEM_BASE_ADDR_ALIGN); use a smaller WIDTH",
+                         width, width * (long)sizeof(float), p->device->base_align);
+    return 0;
+}
+
+gemm_launch *gemm_plan_transpose(gemm_plan *plan, const char *label, long rows, long cols, long tile, long pad,
+                                 gemm_buffer_id in, gemm_buffer_id out)
+{
+    gemm_launch *l = gemm_plan_add(plan, "transpose", label, gemm_round_up((size_t)cols, (size_t)tile),
+                                   gemm_round_up((size_t)rows, (size_t)tile), (size_t)tile, (size_t)tile);
+    if (!l)
+        return NULL;
+    gemm_arg_int(l, rows);
+    gemm_arg_int(l, cols);
+    gemm_arg_buffer(l, in);
+    gemm_arg_buffer(l, out);
+    l->local_mem_bytes = (size_t)(tile * (tile + pad)) * sizeof(float);
+    return l;
+}
+
 int gemm_require(gemm_msg *msg, int ok, const char *fmt, ...)
 {
     if (ok)
@@ -204,7 +232,12 @@ static int resolve_params(const gemm_step *step, const gemm_options *opt, const 
                           gemm_defines *params, gemm_msg *msg)
 {
     memset(params, 0, sizeof *params);
-    int rc = gemm_params_defaults(step->name, dev->cls, params, msg);
+    gemm_device_class cls = dev->cls;
+    if (opt->defaults_for)
+        cls = strcmp(opt->defaults_for, "nvidia-gpu") == 0 ? GEMM_DEVICE_NVIDIA_GPU
+              : strcmp(opt->defaults_for, "gpu") == 0      ? GEMM_DEVICE_GPU
+                                                            : GEMM_DEVICE_CPU;
+    int rc = gemm_params_defaults(step->name, cls, params, msg);
     if (rc)
         return rc;
     for (int i = 0; i < opt->defines.count; i++) {
@@ -306,6 +339,8 @@ int gemm_check_plan(const gemm_problem *p, const gemm_plan *plan, const char *pa
 typedef struct runner {
     gemm_cl cl;
     cl_kernel kernel[GEMM_MAX_LAUNCHES];
+    size_t kernel_wg[GEMM_MAX_LAUNCHES]; /* CL_KERNEL_WORK_GROUP_SIZE of each */
+    const char *params;                   /* the parameters as text, for messages */
     gemm_buffer buf[GEMM_BUF_COUNT];
     cl_mem c_initial;
     gemm_host_data data;
@@ -412,7 +447,15 @@ static int run_once(runner *r, const gemm_step *step, const gemm_problem *p, con
         if (rc)
             break;
         cl_int err = clEnqueueNDRangeKernel(r->cl.queue, r->kernel[i], 2, NULL, l->global, l->local, 0, NULL, &ev[i]);
-        if (err != CL_SUCCESS) {
+        if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES) {
+            /* The work-group is within the device's limits (checked before) but not this kernel's. */
+            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                           "kernel '%s' (%s) could not be launched with work-groups of %zux%zu = %zu work-items: %s "
+                           "(the compiled kernel reports at most %zu, CL_KERNEL_WORK_GROUP_SIZE); use smaller tiles; "
+                           "parameters: %s",
+                           l->kernel, l->label, l->local[0], l->local[1], l->local[0] * l->local[1],
+                           gemm_cl_error_name(err), r->kernel_wg[i], r->params);
+        } else if (err != CL_SUCCESS) {
             char what[128];
             snprintf(what, sizeof what, "clEnqueueNDRangeKernel('%s')", l->kernel);
             rc = gemm_cl_fail(msg, what, err);
@@ -446,8 +489,10 @@ static int run_once(runner *r, const gemm_step *step, const gemm_problem *p, con
     return rc;
 }
 
+/* The parameters as -D defines, plus GEMM_CL_OPTIONS from the environment (e.g. -cl-nv-verbose). */
 static void build_options(const gemm_defines *params, char *out, size_t len)
 {
+    const char *extra = getenv("GEMM_CL_OPTIONS");
     size_t used = (size_t)snprintf(out, len, "-cl-std=CL1.2");
     for (int i = 0; i < params->count && used < len; i++) {
         int w = snprintf(out + used, len - used, " -D %s=%ld", params->item[i].name, params->item[i].value);
@@ -455,6 +500,8 @@ static void build_options(const gemm_defines *params, char *out, size_t len)
             break;
         used += (size_t)w;
     }
+    if (extra && *extra && used < len)
+        snprintf(out + used, len - used, " %s", extra);
 }
 
 static const char *device_type_name(const gemm_device_info *d)
@@ -551,6 +598,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         goto done;
 
     /* OpenCL: context, queue, program, kernels */
+    r.params = params_text;
     rc = gemm_cl_open(&r.cl, &dev, &msg);
     if (rc)
         goto done;
@@ -575,14 +623,11 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
                 rc = gemm_cl_fail(&msg, "clGetKernelWorkGroupInfo", err);
                 goto done;
             }
-            /* The compiled kernel may allow fewer work-items than the device (registers run out). */
-            if (l->local[0] * l->local[1] > kernel_wg) {
-                rc = gemm_msgf(&msg, GEMM_EXIT_BAD_INPUT,
-                               "compiled kernel '%s' (%s) allows at most %zu work-items per work-group on this device "
-                               "(CL_KERNEL_WORK_GROUP_SIZE) but needs %zu; parameters: %s",
-                               l->kernel, l->label, kernel_wg, l->local[0] * l->local[1], params_text);
-                goto done;
-            }
+            /* CL_KERNEL_WORK_GROUP_SIZE is where a compiled kernel's own limit (registers) shows up,
+             * but some drivers report a conservative value there (NVIDIA's says 256 for every kernel
+             * and runs 1024), so it does not refuse the run: the launch decides, and a refused launch
+             * is reported with this number (run_once). */
+            r.kernel_wg[i] = kernel_wg;
             if (kernel_local > dev.local_mem) {
                 rc = gemm_msgf(&msg, GEMM_EXIT_BAD_INPUT,
                                "compiled kernel '%s' uses %lu bytes of local memory but the device has %lu; "

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The parameter sweeps behind the NVIDIA defaults in common/src/gemm_params.c, as run on the lent
+# GPU (see bench/README.md, "Tuning record"). Run after bench/gpu_setup.sh:
+#   . build-gpu/env.sh && bench/tune_nvidia.sh OUT.csv [steps|padding|...]   (default: all)
+set -u
+out=${1:?usage: bench/tune_nvidia.sh OUT.csv [PART...]}
+shift
+parts=${*:-"steps padding"}
+best=$(mktemp)
+tune() { python3 bench/tune.py --build-dir build-gpu --out "$out" --best-out "$best" "$@" -- --repeat 5 --warmup 2; }
+
+steps() {
+  tune --size 4096 --step kernel01_naive --grid "TS=8,16,32"
+  tune --size 4096 --step kernel02_tiled --grid "TS=8,16,32"
+  tune --size 4096 --step kernel03_vectorized --grid "TS=16,32,64 WIDTH=1,2,4,8"
+  tune --size 4096 --step kernel04_transpose --grid "TSM=32,64,128 TSN=32,64,128 TSK=8,16,32 WIDTH=4,8"
+  # Local-memory padding against bank conflicts in the transpose tile: compare the "transpose A" part
+  tune --size 4096 --step kernel04_transpose --no-verify-best \
+       --grid "$(sed 's/-D//g' "$best") TRANSPOSE_TILE=16,32 TRANSPOSE_PAD=0,1"
+  tune --size 4096 --step kernel05_register_blocking --grid "TSM=64,128,256 TSN=64,128,256 TSK=16,32 WPTM=8 WPTN=8 WIDTH=4"
+  tune --size 4096 --step kernel05_register_blocking --no-verify-best \
+       --grid "TSM=128,256 TSN=128 TSK=16,32 WPTM=16 WPTN=8 WIDTH=4" \
+       --grid "TSM=128 TSN=128,256 TSK=16,32 WPTM=8 WPTN=16 WIDTH=4" \
+       --grid "TSM=128 TSN=128 TSK=16,32 WPTM=8 WPTN=8 WIDTH=2,8"
+}
+
+# Step 6: which tiles keep the rate just above a multiple of the tile (4097) close to the rate at
+# 4096? Smaller tiles pad less, and the number of work-groups decides how full the last wave is.
+padding() {
+  for s in 4095 4096 4097 8192; do
+    tune --size $s --step kernel06_padding --no-verify-best \
+         --grid "TSM=64,128 TSN=64,128 TSK=32 WPTM=8 WPTN=8 WIDTH=4" \
+         --grid "TSM=64 TSN=64 TSK=64 WPTM=8 WPTN=8 WIDTH=4" \
+         --grid "TSM=96 TSN=96,128 TSK=32 WPTM=8 WPTN=8 WIDTH=4" \
+         --grid "TSM=128 TSN=96 TSK=32 WPTM=8 WPTN=8 WIDTH=4" \
+         --grid "TSM=96 TSN=96 TSK=32 WPTM=12 WPTN=8 WIDTH=4"
+  done
+}
+
+for p in $parts; do $p; done
+rm -f "$best"
