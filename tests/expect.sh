@@ -2,8 +2,9 @@
 # expect.sh [--absent REGEX2] CODE REGEX COMMAND [ARGS...]
 # Runs COMMAND and passes only if it exits with CODE and its output (stdout and stderr) matches
 # the extended regular expression REGEX (matched against the whole output, so . also matches
-# newlines) and, with --absent, does not match REGEX2 anywhere. For the bad-input code 2 it also
-# requires exactly one "error:" line: a refusal must be one clear line, not a cascade.
+# newlines) and, with --absent, does not match REGEX2 anywhere. A run expected to fail
+# (CODE != 0) must not print PASS anywhere. For the bad-input code 2 it also requires exactly one
+# "error:" line: a refusal must be one clear line, not a cascade.
 set -u
 absent=
 if [ "${1-}" = "--absent" ]; then
@@ -26,6 +27,17 @@ if ! grep -Ezq -- "$regex" <<<"$out"; then
 fi
 if [ -n "$absent" ] && grep -Ezq -- "$absent" <<<"$out"; then
   echo "FAILED: output matches /$absent/, which it must not"
+  status=1
+fi
+# In a sanitized build, a sanitizer's report fails the test whatever the exit code (a step that
+# must exit 1 could otherwise hide one behind the same code).
+if grep -Eq "(ERROR|SUMMARY): [A-Za-z]*Sanitizer|: runtime error: " <<<"$out"; then
+  echo "FAILED: a sanitizer reported a problem"
+  status=1
+fi
+# A run that must fail may never say PASS (the report's check line, or the CSV status).
+if [ "$code" -ne 0 ] && grep -q "PASS" <<<"$out"; then
+  echo "FAILED: a run expected to fail printed PASS"
   status=1
 fi
 if [ "$code" -eq 2 ]; then

@@ -91,7 +91,7 @@ static void test_options(void)
     EXPECT_ERROR("positive integer", "-m", "0");
     EXPECT_ERROR("positive integer", "-n", "-3");
     EXPECT_ERROR("positive integer", "-k", "abc");
-    EXPECT_ERROR("positive integer", "-k", "");
+    EXPECT_ERROR("option -k needs a value (-k K), got an empty one", "-k", "");
     EXPECT_ERROR("positive integer", "-m", "1.5");
     EXPECT_ERROR("positive integer", "-m", "12x");
     EXPECT_ERROR("positive integer", "--size", " 4");
@@ -101,6 +101,9 @@ static void test_options(void)
     EXPECT_ERROR("finite", "--beta", "inf");
     EXPECT_ERROR("finite", "--alpha", "1e400");
     EXPECT_ERROR("does not fit in a float", "--beta", "1e39");
+    EXPECT_ERROR("too small for a float", "--alpha", "1e-400"); // underflows double
+    EXPECT_ERROR("too small for a float", "--beta", "1e-50");   // underflows float
+    CHECK(PARSE("--alpha", "1e-40") == GEMM_PARSE_OK && opt.alpha == 1e-40); // a float denormal: kept
     EXPECT_ERROR("expects a number", "--alpha", "one");
     EXPECT_ERROR("unknown option '--bogus'", "--bogus");
     EXPECT_ERROR("unknown option '-x'", "-x", "3");
@@ -118,7 +121,11 @@ static void test_options(void)
     EXPECT_ERROR("integer value", "-D", "TS=abc");
     EXPECT_ERROR("integer value", "-D", "TS=99999999999");
     EXPECT_ERROR("too long", "-D", "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGH=1");
-    EXPECT_ERROR("needs a path", "--kernel-file", "");
+    EXPECT_ERROR("needs a value", "--kernel-file", "");
+    EXPECT_ERROR("needs a value", "--kernel-file=");
+    EXPECT_ERROR("option --platform needs a value", "--platform", "");
+    EXPECT_ERROR("option --device needs a value", "--device=");
+    EXPECT_ERROR("option -D needs a value", "-D", "");
     EXPECT_ERROR("expects cpu, nvidia-gpu or gpu", "--defaults-for", "amd");
 
     // The defaults-table format

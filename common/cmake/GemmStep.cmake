@@ -1,11 +1,17 @@
-# gemm_add_step(<name> KERNEL <file.cl> [TEST_SIZES MxNxK ...] [GPU_TEST_SIZES MxNxK ...])
+# gemm_add_step(<name> KERNEL <file.cl> [TEST_SIZES MxNxK ...] [GPU_TEST_SIZES MxNxK ...]
+#               [OCLGRIND_SIZE MxNxK])
 #
 # Adds one step of the tutorial in one line: the executable <name> built from main.c in the
 # current directory with <file.cl> embedded into it (so the binary runs from any directory),
-# linked to the harness, and one CTest per test size and (alpha, beta) pair that runs it
-# verified on the default device (PoCL on a machine without a GPU). GPU_TEST_SIZES run the same
-# way with the parameters tuned for NVIDIA GPUs (--defaults-for nvidia-gpu), so the GPU
-# configuration is verified on every CI run too.
+# linked to the harness, and
+#  - one CTest per test size and (alpha, beta) pair that runs it verified on the default device
+#    (PoCL on a machine without a GPU), label `verify`. GPU_TEST_SIZES run the same way with the
+#    parameters tuned for NVIDIA GPUs (--defaults-for nvidia-gpu), so the GPU configuration is
+#    verified on every CI run too;
+#  - two CTests (beta = 0 and beta != 0) that run it verified under Oclgrind with its checkers
+#    for data races, uninitialized values, invalid accesses and API errors (tests/oclgrind.sh),
+#    label `oclgrind`, at OCLGRIND_SIZE (default: the first TEST_SIZES entry). Oclgrind
+#    simulates every work-item one by one: keep that size small, a few tiles at most.
 
 set(GEMM_EMBED_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/embed_file.cmake)
 
@@ -47,7 +53,7 @@ function(gemm_add_verify_tests name size suffix options)
 endfunction()
 
 function(gemm_add_step name)
-  cmake_parse_arguments(ARG "" "KERNEL" "TEST_SIZES;GPU_TEST_SIZES" ${ARGN})
+  cmake_parse_arguments(ARG "" "KERNEL;OCLGRIND_SIZE" "TEST_SIZES;GPU_TEST_SIZES" ${ARGN})
   gemm_embed_file(embedded ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_KERNEL} gemm_kernel_source)
   add_executable(${name} main.c ${embedded})
   target_link_libraries(${name} PRIVATE gemm_harness gemm_warnings)
@@ -61,5 +67,23 @@ function(gemm_add_step name)
   endforeach()
   foreach(size IN LISTS ARG_GPU_TEST_SIZES)
     gemm_add_verify_tests(${name} ${size} ".nvidia-params" "--defaults-for;nvidia-gpu")
+  endforeach()
+  # Under Oclgrind: no GEMM_TEST_ARGS (Oclgrind's simulated device is the only one it shows)
+  set(size ${ARG_OCLGRIND_SIZE})
+  if(NOT size AND NOT ARG_TEST_SIZES)
+    message(FATAL_ERROR "gemm_add_step(${name}): give TEST_SIZES or OCLGRIND_SIZE (the size checked under Oclgrind)")
+  elseif(NOT size)
+    list(GET ARG_TEST_SIZES 0 size)
+  endif()
+  string(REPLACE "x" ";" mnk ${size})
+  list(GET mnk 0 m)
+  list(GET mnk 1 n)
+  list(GET mnk 2 k)
+  foreach(beta 0 0.25)
+    set(test ${name}.oclgrind.${size}.beta=${beta})
+    add_test(NAME ${test}
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/oclgrind.sh clean $<TARGET_FILE:${name}> -m ${m} -n ${n} -k ${k}
+                     --alpha -1.5 --beta ${beta} --repeat 1 --warmup 0)
+    set_tests_properties(${test} PROPERTIES LABELS "oclgrind;${name}" SKIP_RETURN_CODE 77 TIMEOUT 120)
   endforeach()
 endfunction()

@@ -132,12 +132,23 @@ typedef struct gemm_buffer {
 /** @brief Bytes one guarded buffer of @p elems floats takes on @p dev. */
 size_t gemm_buffer_bytes(const gemm_device_info *dev, size_t elems);
 
-/** @brief Creates a guarded buffer and writes the guard pattern into both margins. */
-int gemm_buffer_create(gemm_cl *cl, gemm_buffer *buf, const char *label, size_t elems, gemm_msg *msg);
+/**
+ * @brief Creates a guarded buffer and fills it with one blocking write of the whole parent:
+ * the guard pattern in both margins and @p init (@p elems floats) in between, or the poison
+ * pattern (NaN) if @p init is NULL.
+ *
+ * One write covering the whole allocation, rather than fills of the margins and a write of the
+ * view, is deliberate: Oclgrind 21.10's uninitialized-value checker (tests/oclgrind.sh) loses
+ * track of a buffer after any host-side write, fill or copy that does not cover it entirely,
+ * and then reports every read of it as uninitialized.
+ */
+int gemm_buffer_create(gemm_cl *cl, gemm_buffer *buf, const char *label, size_t elems, const float *init,
+                       gemm_msg *msg);
 
 /**
  * @brief Reads the guards back. @return 0 if intact; 1 with @p msg saying where the first
- * overwritten element is; #GEMM_EXIT_RUNTIME on an OpenCL error.
+ * overwritten element is (as an index into the matrix: -1 is the element just before it,
+ * @c elems the one just after it); #GEMM_EXIT_RUNTIME on an OpenCL error.
  */
 int gemm_buffer_check_guards(gemm_cl *cl, const gemm_buffer *buf, gemm_msg *msg);
 

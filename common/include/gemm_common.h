@@ -51,7 +51,11 @@ typedef struct gemm_msg {
     char text[512]; /**< the message, without the program name and without a newline */
 } gemm_msg;
 
-/** @brief printf into a #gemm_msg (truncates safely). Returns @p code so callers can `return gemm_msgf(...)`. */
+/**
+ * @brief printf into a #gemm_msg (truncates safely; control characters, e.g. a newline in a
+ * quoted argument, become '?' so the message stays one line). Returns @p code so callers can
+ * `return gemm_msgf(...)`.
+ */
 int gemm_msgf(gemm_msg *msg, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

@@ -74,7 +74,9 @@ void gemm_options_defaults(gemm_options *opt);
  *
  * Accepts `--name value`, `--name=value`, and for the short options `-m 5` or `-m5`,
  * `-D NAME=VALUE` or `-DNAME=VALUE`. Sizes must be integers in [1, 2^31-1]; alpha and beta
- * finite numbers; `--repeat` >= 1; `--warmup` >= 0.
+ * finite numbers that a float holds (neither overflowing it nor underflowing it to 0);
+ * `--repeat` >= 1; `--warmup` >= 0; no value may be empty. Messages quote what was typed, with
+ * control characters replaced (one printable line).
  *
  * @return a #gemm_parse_result; on #GEMM_PARSE_ERROR, @p msg holds one line naming the option and value.
  */

@@ -433,9 +433,11 @@ static size_t guard_elems(const gemm_device_info *dev)
 {
     /* The view must start at a multiple of the device's base alignment (sub-buffer rule), and
      * the guard must hold at least GEMM_GUARD_MIN floats. */
-    size_t align = dev->base_align < 4 ? 4 : dev->base_align;
-    size_t bytes = ((GEMM_GUARD_MIN * sizeof(float) + align - 1) / align) * align;
-    return bytes / sizeof(float);
+    const size_t align = dev->base_align ? dev->base_align : 1;
+    size_t g = GEMM_GUARD_MIN;
+    while ((g * sizeof(float)) % align != 0)
+        g++;
+    return g;
 }
 
 size_t gemm_buffer_bytes(const gemm_device_info *dev, size_t elems)
@@ -452,7 +454,8 @@ void gemm_buffer_release(gemm_buffer *buf)
     buf->view = buf->parent = NULL;
 }
 
-int gemm_buffer_create(gemm_cl *cl, gemm_buffer *buf, const char *label, size_t elems, gemm_msg *msg)
+int gemm_buffer_create(gemm_cl *cl, gemm_buffer *buf, const char *label, size_t elems, const float *init,
+                       gemm_msg *msg)
 {
     cl_int err;
     memset(buf, 0, sizeof *buf);
@@ -460,12 +463,29 @@ int gemm_buffer_create(gemm_cl *cl, gemm_buffer *buf, const char *label, size_t 
     buf->elems = elems;
     buf->guard = guard_elems(&cl->dev);
     const size_t total = elems + 2 * buf->guard;
+    cl_uint *image = malloc(total * sizeof(cl_uint));
+    if (!image)
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory for buffer %s", label);
+    for (size_t i = 0; i < buf->guard; i++)
+        image[i] = image[buf->guard + elems + i] = GEMM_GUARD_PATTERN;
+    if (init)
+        memcpy(image + buf->guard, init, elems * sizeof(float));
+    else
+        for (size_t i = 0; i < elems; i++)
+            image[buf->guard + i] = GEMM_POISON_PATTERN;
     buf->parent = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, total * sizeof(float), NULL, &err);
     if (err != CL_SUCCESS) {
         buf->parent = NULL;
+        free(image);
         char what[96];
         snprintf(what, sizeof what, "clCreateBuffer(%s, %zu bytes)", label, total * sizeof(float));
         return gemm_cl_fail(msg, what, err);
+    }
+    err = clEnqueueWriteBuffer(cl->queue, buf->parent, CL_TRUE, 0, total * sizeof(float), image, 0, NULL, NULL);
+    free(image);
+    if (err != CL_SUCCESS) {
+        gemm_buffer_release(buf);
+        return gemm_cl_fail(msg, "clEnqueueWriteBuffer(guarded buffer)", err);
     }
     cl_buffer_region region = {buf->guard * sizeof(float), elems * sizeof(float)};
     buf->view = clCreateSubBuffer(buf->parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
@@ -473,15 +493,6 @@ int gemm_buffer_create(gemm_cl *cl, gemm_buffer *buf, const char *label, size_t 
         buf->view = NULL;
         gemm_buffer_release(buf);
         return gemm_cl_fail(msg, "clCreateSubBuffer", err);
-    }
-    const cl_uint pattern = GEMM_GUARD_PATTERN;
-    const size_t tail = (buf->guard + elems) * sizeof(float);
-    if ((err = clEnqueueFillBuffer(cl->queue, buf->parent, &pattern, sizeof pattern, 0, buf->guard * sizeof(float),
-                                   0, NULL, NULL)) != CL_SUCCESS ||
-        (err = clEnqueueFillBuffer(cl->queue, buf->parent, &pattern, sizeof pattern, tail,
-                                   buf->guard * sizeof(float), 0, NULL, NULL)) != CL_SUCCESS) {
-        gemm_buffer_release(buf);
-        return gemm_cl_fail(msg, "clEnqueueFillBuffer(guard)", err);
     }
     return 0;
 }
@@ -512,14 +523,16 @@ int gemm_buffer_check_guards(gemm_cl *cl, const gemm_buffer *buf, gemm_msg *msg)
         if (back[i] != GEMM_GUARD_PATTERN && bad++ == 0)
             first = (long)(buf->elems + i);
     }
+    /* Distances count the adjacent element as 1: index -1 is 1 before the start, index elems
+     * is 1 past the end. */
     if (bad) {
         if (first < 0)
-            gemm_msgf(msg, 1, "out-of-bounds write: %zu guard element(s) of %s changed, the first %ld element(s) "
-                      "before its start", bad, buf->label, -first);
+            gemm_msgf(msg, 1, "out-of-bounds write: %zu guard element(s) of %s changed, the first at index %ld "
+                      "(%ld before its start)", bad, buf->label, first, -first);
         else
-            gemm_msgf(msg, 1, "out-of-bounds write: %zu guard element(s) of %s changed, the first at element %ld "
-                      "(%ld past its end of %zu elements)", bad, buf->label, first, first - (long)buf->elems,
-                      buf->elems);
+            gemm_msgf(msg, 1, "out-of-bounds write: %zu guard element(s) of %s changed, the first at index %ld "
+                      "(%ld past the end of its %zu elements)", bad, buf->label, first,
+                      first - (long)buf->elems + 1, buf->elems);
         rc = 1;
     }
     free(front);

@@ -48,5 +48,10 @@ int gemm_msgf(gemm_msg *msg, int code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg->text, sizeof msg->text, fmt, ap);
     va_end(ap);
+    /* A message quotes what the user typed, which may hold a newline, a tab or a terminal escape:
+     * replace control characters so that a message stays one printable line. */
+    for (char *p = msg->text; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
     return code;
 }

@@ -101,11 +101,16 @@ static int parse_scalar(const char *label, const char *text, double *out, gemm_m
     double v = strtod(text, &end);
     if (end == text || *end != '\0')
         return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "%s expects a number, got '%s'", label, text);
-    if (!isfinite(v) || errno == ERANGE)
+    const int range = errno == ERANGE;
+    if (!isfinite(v) || (range && fabs(v) > 1.0))
         return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "%s must be a finite number, got '%s'", label, text);
-    /* The kernels compute in float: a value that overflows float is as bad as infinity. */
+    /* The kernels compute in float: a value that overflows float is as bad as infinity, and one
+     * that underflows it would silently become 0. */
     if (fabs(v) > 3.4028234663852886e38)
         return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "%s=%s does not fit in a float", label, text);
+    if (range || (v != 0.0 && (float)v == 0.0f))
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "%s=%s is too small for a float (it would become 0)", label,
+                         text);
     *out = v;
     return 0;
 }
@@ -281,6 +286,10 @@ int gemm_options_parse(gemm_options *opt, int argc, char *const argv[], gemm_msg
             gemm_msgf(msg, 0, "option %s takes no value", label);
             return GEMM_PARSE_ERROR;
         }
+        if (value && value[0] == '\0') { /* "--platform ''", "--kernel-file=" */
+            gemm_msgf(msg, 0, "option %s needs a value (%s %s), got an empty one", label, label, s->metavar);
+            return GEMM_PARSE_ERROR;
+        }
         int rc = 0;
         gemm_define d;
         switch (s->id) {
@@ -302,13 +311,7 @@ int gemm_options_parse(gemm_options *opt, int argc, char *const argv[], gemm_msg
             if (!rc)
                 rc = gemm_defines_set(&opt->defines, d.name, d.value, msg);
             break;
-        case OPT_KERNEL_FILE:
-            if (value[0] == '\0') {
-                gemm_msgf(msg, 0, "--kernel-file needs a path");
-                return GEMM_PARSE_ERROR;
-            }
-            opt->kernel_file = value;
-            break;
+        case OPT_KERNEL_FILE: opt->kernel_file = value; break;
         case OPT_DEFAULTS_FOR:
             if (strcmp(value, "cpu") != 0 && strcmp(value, "nvidia-gpu") != 0 && strcmp(value, "gpu") != 0) {
                 gemm_msgf(msg, 0, "--defaults-for expects cpu, nvidia-gpu or gpu, got '%s'", value);

@@ -1,6 +1,6 @@
 // A deliberately wrong kernel: step 1's naive kernel whose last work-item also writes one
-// element past the end of C. The values of C are right; the guard region after C catches the
-// stray write and the harness must report FAIL (exit 1) and say where.
+// element past the end of C (the third after it). The values of C are right; the guard region
+// after C catches the stray write and the harness must report FAIL (exit 1) and say where.
 __kernel void sgemm(const int M, const int N, const int K,
                     const float alpha, const float beta,
                     const __global float* A,
@@ -17,5 +17,5 @@ __kernel void sgemm(const int M, const int N, const int K,
     const int idx = row*N + col;
     C[idx] = (beta == 0.0f) ? alpha*acc : alpha*acc + beta*C[idx];
     if (idx == M*N - 1)
-        C[idx + 3] = 0.0f;  // the bug: three elements past the end
+        C[idx + 3] = 0.0f;  // the bug: index M*N+2, the third element past the end
 }
