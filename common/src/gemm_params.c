@@ -12,20 +12,27 @@ static const struct {
     int cls;              /* a gemm_device_class, or ANY */
     const char *defines;  /* "NAME=VALUE ..." */
 } table[] = {
-    /* NVIDIA rows: the best of the sweeps in bench/tuning/nvidia-h200-run4.csv (H200, 4096^3),
+    /* ANY rows: generic values, what other GPUs (AMD, Intel, ...) start from.
+     * CPU rows: the best of the PoCL sweeps in bench/tuning/pocl-cpu-tune.csv (2-core Xeon, 512^3).
+     * NVIDIA rows: the best of the sweeps in bench/tuning/nvidia-h200-run4.csv (H200, 4096^3),
      * except step 6, which takes smaller tiles than step 5 to waste less in zero-padding
      * (bench/README.md, "Tuning record"). */
     {"kernel01_naive", ANY, "TS=16"},
     {"kernel01_naive", GEMM_DEVICE_NVIDIA_GPU, "TS=32"},
     {"kernel02_tiled", ANY, "TS=16"},
+    {"kernel02_tiled", GEMM_DEVICE_CPU, "TS=32"},
     {"kernel02_tiled", GEMM_DEVICE_NVIDIA_GPU, "TS=32"},
     {"kernel03_vectorized", ANY, "TS=32 WIDTH=4"},
+    {"kernel03_vectorized", GEMM_DEVICE_CPU, "TS=32 WIDTH=8"},
     {"kernel03_vectorized", GEMM_DEVICE_NVIDIA_GPU, "TS=64 WIDTH=4"},
     {"kernel04_transpose", ANY, "TSM=64 TSN=64 TSK=16 WIDTH=4 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1"},
+    {"kernel04_transpose", GEMM_DEVICE_CPU, "WIDTH=8"},
     {"kernel04_transpose", GEMM_DEVICE_NVIDIA_GPU, "TSM=64 TSN=32 TSK=32 WIDTH=8"},
     {"kernel05_register_blocking", ANY, "TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=8 WIDTH=4 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1"},
+    {"kernel05_register_blocking", GEMM_DEVICE_CPU, "TSM=32 TSN=64 WPTM=8 WPTN=8 WIDTH=8"},
     {"kernel05_register_blocking", GEMM_DEVICE_NVIDIA_GPU, "TSM=128 TSN=64 TSK=32 WPTM=8 WPTN=8"},
     {"kernel06_padding", ANY, "TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=8 WIDTH=4 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1"},
+    {"kernel06_padding", GEMM_DEVICE_CPU, "TSM=32 TSN=64 WPTM=8 WPTN=8 WIDTH=8"},
     {"kernel06_padding", GEMM_DEVICE_NVIDIA_GPU, "TSM=64 TSN=64 TSK=32 WPTM=8 WPTN=8"},
 };
 
