@@ -2,12 +2,12 @@
 #include "gemm_step.h"
 
 static const gemm_param_info params[] = {
-    {"TSM", 1, 256, "tile height: a work-group computes TSM rows of C"},
-    {"TSN", 1, 256, "tile width: a work-group computes TSN columns of C"},
-    {"TSK", 1, 256, "tile depth along K: the work-group stages TSK x TSM of A^T and TSK x TSN of B at a time"},
-    {"WIDTH", 1, 8, "vector width (1, 2, 4 or 8): each work-item computes WIDTH neighbouring elements of C"},
-    {"TRANSPOSE_TILE", 1, 64, "side of the square tile the transpose kernel stages in local memory"},
-    {"TRANSPOSE_PAD", 0, 1, "local-memory padding of the transpose tile against bank conflicts (0 or 1 float per row)"},
+    GEMM_PARAM_TSM,
+    GEMM_PARAM_TSN,
+    GEMM_PARAM_TSK,
+    GEMM_PARAM_WIDTH,
+    GEMM_PARAM_TRANSPOSE_TILE,
+    GEMM_PARAM_TRANSPOSE_PAD,
 };
 
 // transpose: A (M x K) -> A^T (K x M); sgemm: global = (N/WIDTH, M), local = (TSN/WIDTH, TSM).
@@ -16,10 +16,7 @@ static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
 {
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
     const long width = gemm_param(p, "WIDTH");
-    int rc = gemm_require_width(msg, p, width);
-    if (!rc)
-        rc = gemm_require(msg, tsm % width == 0 && tsn % width == 0,
-                          "TSM=%ld and TSN=%ld must be multiples of WIDTH=%ld", tsm, tsn, width);
+    int rc = gemm_require_vector_tiles(msg, p);
     if (!rc)
         rc = gemm_require_tiles(msg, p, "TSM", tsm, "TSN", tsn, "TSK", tsk);
     if (rc)

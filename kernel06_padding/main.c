@@ -2,14 +2,14 @@
 #include "gemm_step.h"
 
 static const gemm_param_info params[] = {
-    {"TSM", 1, 256, "tile height: a work-group computes TSM rows of C"},
-    {"TSN", 1, 256, "tile width: a work-group computes TSN columns of C"},
-    {"TSK", 1, 256, "tile depth along K: the work-group stages TSK x TSM of A^T and TSK x TSN of B at a time"},
-    {"WPTM", 1, 32, "work per thread along M: each work-item computes WPTM rows of C"},
-    {"WPTN", 1, 32, "work per thread along N: each work-item computes WPTN columns of C"},
-    {"WIDTH", 1, 8, "vector width (1, 2, 4 or 8) of the loads from global memory and of C"},
-    {"TRANSPOSE_TILE", 1, 64, "work-group side of the helper kernels; the transpose stages such a square tile"},
-    {"TRANSPOSE_PAD", 0, 1, "local-memory padding of the transpose tile against bank conflicts (0 or 1 float per row)"},
+    GEMM_PARAM_TSM,
+    GEMM_PARAM_TSN,
+    GEMM_PARAM_TSK,
+    GEMM_PARAM_WPTM,
+    GEMM_PARAM_WPTN,
+    GEMM_PARAM_WIDTH,
+    GEMM_PARAM_TRANSPOSE_TILE,
+    GEMM_PARAM_TRANSPOSE_PAD,
 };
 
 // A helper kernel over a rows x cols grid: (rows, cols, paddedRows, paddedCols, in, out).
@@ -25,16 +25,11 @@ static gemm_launch *helper(gemm_plan *plan, const char *kernel, const char *labe
 static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
 {
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
-    const long wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN"), width = gemm_param(p, "WIDTH");
+    const long wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
     const long tile = gemm_param(p, "TRANSPOSE_TILE");
-    int rc = gemm_require_width(msg, p, width);
+    int rc = gemm_require_vector_tiles(msg, p);
     if (!rc)
-        rc = gemm_require(msg, wptm % width == 0 && wptn % width == 0,
-                          "WPTM=%ld and WPTN=%ld must be multiples of WIDTH=%ld", wptm, wptn, width);
-    if (!rc)
-        rc = gemm_require(msg, tsm % wptm == 0 && tsn % wptn == 0,
-                          "TSM=%ld must be a multiple of WPTM=%ld and TSN=%ld a multiple of WPTN=%ld", tsm, wptm,
-                          tsn, wptn);
+        rc = gemm_require_register_blocks(msg, p);
     if (rc)
         return rc;
     const long mp = (long)gemm_round_up((size_t)p->m, (size_t)tsm);

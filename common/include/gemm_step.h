@@ -155,6 +155,47 @@ int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, lon
                        const char *pk, long tk);
 
 /**
+ * @name Parameters shared by steps 4 to 6
+ * Initializers of #gemm_param_info for the parameters that several steps take, so that each
+ * step's table lists the ones it uses and every step describes them alike.
+ * @{
+ */
+/** @brief TSM: rows of C per work-group. */
+#define GEMM_PARAM_TSM {"TSM", 1, 256, "tile height: a work-group computes TSM rows of C"}
+/** @brief TSN: columns of C per work-group. */
+#define GEMM_PARAM_TSN {"TSN", 1, 256, "tile width: a work-group computes TSN columns of C"}
+/** @brief TSK: depth of the tiles along K. */
+#define GEMM_PARAM_TSK \
+    {"TSK", 1, 256, "tile depth along K: the work-group stages TSK x TSM of A^T and TSK x TSN of B at a time"}
+/** @brief WPTM: rows of C per work-item. */
+#define GEMM_PARAM_WPTM {"WPTM", 1, 32, "work per thread along M: each work-item computes WPTM rows of C"}
+/** @brief WPTN: columns of C per work-item. */
+#define GEMM_PARAM_WPTN {"WPTN", 1, 32, "work per thread along N: each work-item computes WPTN columns of C"}
+/** @brief WIDTH: the vector width. */
+#define GEMM_PARAM_WIDTH \
+    {"WIDTH", 1, 8, "vector width (1, 2, 4 or 8): loads, stores and arithmetic on WIDTH floats at a time"}
+/** @brief TRANSPOSE_TILE: the helper kernels' work-group side. */
+#define GEMM_PARAM_TRANSPOSE_TILE \
+    {"TRANSPOSE_TILE", 1, 64, "side of the square work-groups of the helper kernels; the transpose stages such a tile"}
+/** @brief TRANSPOSE_PAD: local-memory padding of the transpose tile. */
+#define GEMM_PARAM_TRANSPOSE_PAD \
+    {"TRANSPOSE_PAD", 0, 1, "local-memory padding of the transpose tile against bank conflicts (0 or 1 float per row)"}
+/** @} */
+
+/**
+ * @brief The checks of steps 4 to 6 on their tiles: WIDTH valid for the device
+ * (gemm_require_width()), TSM and TSN multiples of WIDTH. @return 0 or #GEMM_EXIT_BAD_INPUT.
+ */
+int gemm_require_vector_tiles(gemm_msg *msg, const gemm_problem *p);
+
+/**
+ * @brief The checks of steps 5 and 6 on their register blocks, after gemm_require_vector_tiles():
+ * WPTM and WPTN multiples of WIDTH, TSM a multiple of WPTM and TSN of WPTN.
+ * @return 0 or #GEMM_EXIT_BAD_INPUT.
+ */
+int gemm_require_register_blocks(gemm_msg *msg, const gemm_problem *p);
+
+/**
  * @brief Checks a vector width WIDTH for the vectorized steps: one of 1, 2, 4, 8, and buffers
  * aligned to it (the harness's buffers start at multiples of the device's base address
  * alignment, CL_DEVICE_MEM_BASE_ADDR_ALIGN). @return 0 or #GEMM_EXIT_BAD_INPUT with @p msg filled.

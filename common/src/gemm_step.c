@@ -126,6 +126,29 @@ int gemm_require_width(gemm_msg *msg, const gemm_problem *p, long width)
     return 0;
 }
 
+int gemm_require_vector_tiles(gemm_msg *msg, const gemm_problem *p)
+{
+    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), width = gemm_param(p, "WIDTH");
+    int rc = gemm_require_width(msg, p, width);
+    if (!rc)
+        rc = gemm_require(msg, tsm % width == 0 && tsn % width == 0,
+                          "TSM=%ld and TSN=%ld must be multiples of WIDTH=%ld", tsm, tsn, width);
+    return rc;
+}
+
+int gemm_require_register_blocks(gemm_msg *msg, const gemm_problem *p)
+{
+    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), width = gemm_param(p, "WIDTH");
+    const long wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
+    int rc = gemm_require(msg, wptm % width == 0 && wptn % width == 0,
+                          "WPTM=%ld and WPTN=%ld must be multiples of WIDTH=%ld", wptm, wptn, width);
+    if (!rc)
+        rc = gemm_require(msg, tsm % wptm == 0 && tsn % wptn == 0,
+                          "TSM=%ld must be a multiple of WPTM=%ld and TSN=%ld a multiple of WPTN=%ld", tsm, wptm,
+                          tsn, wptn);
+    return rc;
+}
+
 gemm_launch *gemm_plan_transpose(gemm_plan *plan, const char *label, long rows, long cols, long tile, long pad,
                                  gemm_buffer_id in, gemm_buffer_id out)
 {
