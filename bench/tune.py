@@ -9,6 +9,11 @@ one that computes the wrong result.
         --grid "TSM=64,128 TSN=64,128 TSK=8,16 WPTM=4,8 WPTN=4,8 WIDTH=4" --out tuning.csv -- --repeat 5
 
 Everything after "--" goes to every run (e.g. --device 1). The CSV has the harness's columns.
+
+    bench/tune.py --summary bench/tuning/nvidia-h200-run4.csv
+
+prints, from a CSV that earlier sweeps wrote, each step's combinations ranked by GFLOPS at each
+size, with the time of every kernel on its own and the refusals counted.
 """
 import argparse
 import csv
@@ -58,7 +63,8 @@ def sweep(exe, args, size, combos, extra):
         else:
             status = "REFUSED" if rc == 2 else f"ERROR(exit {rc})"
             sys.stderr.write(f"  {label:<60} {status}: {refusal(err)}\n")
-            results.append((None, label, {"step": args.step, "params": label, "status": status}))
+            results.append((None, label, {"step": args.step, "params": label, "status": status,
+                                          "parts": refusal(err)}))
     sys.stderr.write(f"tune: {time.monotonic() - t0:.0f} s\n")
 
     ranked = sorted((r for r in results if r[0] is not None), key=lambda r: -r[0])
@@ -79,7 +85,34 @@ def sweep(exe, args, size, combos, extra):
     return results
 
 
+def summary(path, top):
+    """Ranks the combinations of every (step, size) in a tuning CSV."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    groups, refused = {}, {}
+    for row in rows:
+        if row["status"] == "REFUSED":  # refusals carry no size: count them per step
+            refused[row["step"]] = refused.get(row["step"], 0) + 1
+            continue
+        groups.setdefault((row["step"], row["m"], row["n"], row["k"]), []).append(row)
+    for (step, m, n, k), group in groups.items():
+        ran = [r for r in group if r["gflops"] and "verified best" not in r["status"]]
+        ran.sort(key=lambda r: -float(r["gflops"]))
+        print(f"\n{step} at {m}x{n}x{k} on {group[0]['device']}: {len(ran)} ran "
+              f"({refused.get(step, 0)} combinations of this step refused in the file)")
+        for r in ran[:top]:
+            print(f"  {float(r['gflops']):10.1f} GFLOPS  {r['params']:<70} {r['parts']}")
+        for r in group:
+            if "verified best" in r["status"]:
+                print(f"  verified: {r['status']} at {float(r['gflops']):.1f} GFLOPS, worst error "
+                      f"{r['max_err_over_bound']} of the bound ({r['params']})")
+
+
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "--summary":
+        for path in sys.argv[2:]:
+            summary(path, 10)
+        return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--step", required=True)
