@@ -38,7 +38,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gemmrun import (COLUMNS, find_programs, last_error_line, keep_options, option_names,  # noqa: E402
+from gemmrun import (COLUMNS, cuda_peer_applies, find_programs, last_error_line, keep_options, option_names,  # noqa: E402
                      program_args, run_program, run_with_progress)
 from table import peak_path, render  # noqa: E402
 
@@ -162,6 +162,16 @@ def main():
         else:
             sys.stderr.write(f"bench: no {peak_bin}: no measured peaks\n")
             peak_ok = False
+
+    # cuBLAS is the same device's peer only where the OpenCL device is an NVIDIA GPU; on any other
+    # device (PoCL, another vendor) it is left out unless asked for by name.
+    if peak_ok and os.path.exists(peak_path(args.out)) and not (chosen and "cublas" in chosen):
+        with open(peak_path(args.out), newline="") as pf:
+            platform = (list(csv.DictReader(pf)) or [{}])[-1].get("platform", "")
+        if not cuda_peer_applies(platform):
+            if any(p[0] == "cublas" for p in programs):
+                sys.stderr.write(f"bench: cublas left out: the OpenCL device is not an NVIDIA GPU ({platform})\n")
+            programs = [p for p in programs if p[0] != "cublas"]
 
     rows, slow = [], {}  # slow[name] = (seconds, problem) of the run that tripped the guard
     total, index = len(problems) * len(programs), 0

@@ -44,6 +44,11 @@ def find_programs(build_dir, peers=None):
     return found
 
 
+def cuda_peer_applies(platform):
+    """cuBLAS compares with the steps only where they ran on an NVIDIA GPU (the same device)."""
+    return "NVIDIA" in (platform or "")
+
+
 def last_error_line(text):
     """The message of the last "name: error: message" line, else the last line."""
     lines = [l for l in text.splitlines() if ": error: " in l]

@@ -12,7 +12,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gemmrun import EXIT_MEANING, find_programs, last_error_line, program_args, run_with_progress  # noqa: E402
+from gemmrun import (EXIT_MEANING, cuda_peer_applies, find_programs, last_error_line, program_args,  # noqa: E402
+                     run_with_progress)
 
 # The tour compares the steps with the peers that were built: the CPU BLAS and CLBlast (Debian
 # packages), and cuBLAS where the CUDA toolkit was found.
@@ -81,7 +82,14 @@ def main():
     if args.list_devices or listing.returncode != 0:
         sys.exit(listing.returncode)
     sys.stderr.write("\n")
-    results = [run(n, p, passthrough, peer, i + 1, len(programs)) for i, (n, p, peer) in enumerate(programs)]
+    results = []
+    for i, (name, path, peer) in enumerate(programs):
+        platform = next((r["row"]["platform"] for r in results if r["row"] and not r["peer"]), "")
+        if name == "cublas" and not cuda_peer_applies(platform):
+            # the steps ran elsewhere (PoCL, another vendor): cuBLAS would not be the same device
+            sys.stderr.write(f"[{i + 1}/{len(programs)}] cublas ... not run: the steps did not run on an NVIDIA GPU\n")
+            continue
+        results.append(run(name, path, passthrough, peer, i + 1, len(programs)))
     print_table(results, sys.stdout)
     bad = [r for r in results if r["rc"] not in (0,)]
     # Refusals (exit 2) of a size a step cannot do are expected with odd sizes; failures are not.
