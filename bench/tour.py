@@ -37,8 +37,8 @@ def print_table(results, out):
         out.write(f"\nDevice: {gpu_row['device']} ({gpu_row['platform']}, driver {gpu_row['driver']})\n")
         out.write(f"Problem: C = alpha*A*B + beta*C, M={gpu_row['m']} N={gpu_row['n']} K={gpu_row['k']}, "
                   f"alpha={gpu_row['alpha']} beta={gpu_row['beta']}, float, row-major\n")
-        out.write("Time: median of the timed runs; GFLOPS = 2*M*N*K / time; steps and CLBlast on the device "
-                  "above, cpu_blas on the host CPU\n\n")
+        out.write("Time: median of the timed runs; GFLOPS = 2*M*N*K / time; the steps, CLBlast and cuBLAS on "
+                  "the device above, cpu_blas on the host CPU\n\n")
     header = f"{'step':<28}{'GFLOPS':>10}{'vs previous':>13}{'vs step 1':>11}{'err/bound':>11}  result"
     out.write(header + "\n" + "-" * len(header) + "\n")
     first = prev = None
