@@ -920,6 +920,7 @@ def tuning_grid_snippet(results, tuning, step_name, keys, title, limit=10):
                    "(measured without verification, except each run's best; all at the size shown):\n")
         if len(best) > limit:
             out.append(f"The fastest {limit} of the {len(best)} kinds measured:\n")
+            out.insert(-1, "")
         out.append("| " + " | ".join(keys) + " | GFLOPS | size | parameters | run |")
         out.append("|" + "---:|" * len(keys) + "---:|---|---|---|")
         for key, (row, name) in sorted(best.items(), key=lambda kv: -kv[1][0]["_gflops"])[:limit]:
