@@ -1,0 +1,129 @@
+// Exercise 5.1 - find the bug: step 5's kernels with one line of the sgemm kernel changed.
+//   build/kernel05_register_blocking/kernel05_register_blocking --kernel-file docs/exercises/step05_bug_block_index.cl -m 128 -n 128 -k 64
+// Launch, parameters and constraints: those of kernel05_register_blocking/register_blocking.cl.
+
+#if WIDTH == 1
+    typedef float floatX;
+    #define vstoreX(v, i, p) ((p)[i] = (v))
+#elif WIDTH == 2
+    typedef float2 floatX;
+    #define vstoreX vstore2
+#elif WIDTH == 4
+    typedef float4 floatX;
+    #define vstoreX vstore4
+#elif WIDTH == 8
+    typedef float8 floatX;
+    #define vstoreX vstore8
+#endif
+
+// Work-items per work-group of sgemm: RTSN along N times RTSM along M
+#define RTSM ((TSM)/(WPTM))
+#define RTSN ((TSN)/(WPTN))
+#define THREADS (RTSM*RTSN)
+
+__kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
+void transpose(const int rows, const int cols,
+               const __global float* in,
+               __global float* out)
+{
+    const int tx = get_local_id(0);  // 0..TRANSPOSE_TILE-1
+    const int ty = get_local_id(1);  // 0..TRANSPOSE_TILE-1
+
+    // Read a tile along the rows of `in` (coalesced) ...
+    __local float tile[TRANSPOSE_TILE][TRANSPOSE_TILE + TRANSPOSE_PAD];
+    const int inCol = get_group_id(0)*TRANSPOSE_TILE + tx;
+    const int inRow = get_group_id(1)*TRANSPOSE_TILE + ty;
+    if (inRow < rows && inCol < cols)
+        tile[ty][tx] = in[inRow*cols + inCol];
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // ... and write it along the rows of `out` (coalesced too): the transposition happens in
+    // local memory, where reading a column, tile[tx][ty], is cheap. Without TRANSPOSE_PAD the
+    // floats of a column are TRANSPOSE_TILE apart and may all sit in the same memory bank.
+    const int outCol = get_group_id(1)*TRANSPOSE_TILE + tx;  // a row of `in`
+    const int outRow = get_group_id(0)*TRANSPOSE_TILE + ty;  // a column of `in`
+    if (outRow < cols && outCol < rows)
+        out[outRow*rows + outCol] = tile[tx][ty];
+}
+
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+void sgemm(const int M, const int N, const int K,
+           const float alpha, const float beta,
+           const __global floatX* AT,
+           const __global floatX* B,
+           __global floatX* C)
+{
+    const int localCol = get_local_id(0);                    // 0..RTSN-1
+    const int localRow = get_local_id(1);                    // 0..RTSM-1
+    const int tid = localRow*RTSN + localCol;                // work-item within the group: 0..THREADS-1
+
+    // One tile of A^T (TSK x TSM) and one of B (TSK x TSN), shared by the whole work-group,
+    // stored as vectors
+    __local floatX Asub[TSK][TSM/WIDTH];
+    __local floatX Bsub[TSK][TSN/WIDTH];
+
+    // This work-item's WPTM x WPTN block of C, in registers. Its rows and vector columns are
+    // spread over the tile, RTSM rows (of WIDTH-vectors) and RTSN vectors apart, so that
+    // neighbouring work-items read neighbouring vectors of the tiles and of C.
+    //   acc[wm][wn] is row (localRow + (wm/WIDTH)*RTSM)*WIDTH + wm%WIDTH of the tile,
+    //   vector column localCol + wn*RTSN.
+    floatX acc[WPTM][WPTN/WIDTH];
+    #pragma unroll
+    for (int wm = 0; wm < WPTM; wm++)
+        #pragma unroll
+        for (int wn = 0; wn < WPTN/WIDTH; wn++)
+            acc[wm][wn] = 0.0f;
+
+    // Walk along K one tile at a time
+    for (int t = 0; t < K/TSK; t++) {
+
+        // The work-group loads both tiles vector by vector, neighbouring work-items taking
+        // neighbouring vectors of a row (coalesced). The tiles need not have as many vectors as
+        // the group has work-items, so each work-item loads every THREADS-th vector.
+        for (int i = tid; i < TSK*(TSM/WIDTH); i += THREADS) {
+            const int k = i / (TSM/WIDTH), m = i % (TSM/WIDTH);
+            Asub[k][m] = AT[(t*TSK + k)*(M/WIDTH) + get_group_id(1)*(TSM/WIDTH) + m];
+        }
+        for (int i = tid; i < TSK*(TSN/WIDTH); i += THREADS) {
+            const int k = i / (TSN/WIDTH), n = i % (TSN/WIDTH);
+            Bsub[k][n] = B[(t*TSK + k)*(N/WIDTH) + get_group_id(0)*(TSN/WIDTH) + n];
+        }
+
+        // Wait until the whole work-group has loaded its tiles
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        // Partial dot products: for each k, copy the WPTM values of A and WPTN/WIDTH vectors of B
+        // this work-item needs into registers, then do all WPTM x WPTN multiply-adds from there.
+        // The loops are unrolled so that the arrays are indexed by constants and stay in registers.
+        for (int k = 0; k < TSK; k++) {
+            float Areg[WPTM];
+            #pragma unroll
+            for (int i = 0; i < WPTM/WIDTH; i++)
+                vstoreX(Asub[k][localRow + i*RTSM], i, Areg);
+            floatX Breg[WPTN/WIDTH];
+            #pragma unroll
+            for (int wn = 0; wn < WPTN/WIDTH; wn++)
+                Breg[wn] = Bsub[k][localCol + wn*RTSN];
+            #pragma unroll
+            for (int wm = 0; wm < WPTM; wm++)
+                #pragma unroll
+                for (int wn = 0; wn < WPTN/WIDTH; wn++)
+                    acc[wm][wn] += Areg[wm] * Breg[wn];
+        }
+
+        // Wait until everyone is done with the tiles before the next loads overwrite them
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    // Store the block
+    #pragma unroll
+    for (int wm = 0; wm < WPTM; wm++) {
+        const int row = get_group_id(1)*TSM + localRow*WPTM + wm;  // 0..M-1
+        #pragma unroll
+        for (int wn = 0; wn < WPTN/WIDTH; wn++) {
+            const int col = get_group_id(0)*(TSN/WIDTH) + localCol + wn*RTSN;  // 0..N/WIDTH-1
+            const int idx = row*(N/WIDTH) + col;
+            C[idx] = (beta == 0.0f) ? alpha*acc[wm][wn] : alpha*acc[wm][wn] + beta*C[idx];
+        }
+    }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The reader's path of the main page and the README, end to end on the default device: a small
+# bench.py sweep into a results directory of its own, docs/render.py on it beside the committed
+# files, and Doxygen (warnings are errors) on the pages with those snippets; step 1's page must
+# then show the new device. Used by the test docs.reader_path (docs/CMakeLists.txt).
+#   docs/test_reader_path.sh SOURCE BUILD DOXYFILE DOXYGEN GNUPLOT PYTHON SCRATCH
+set -eu
+source=$1 build=$2 doxyfile=$3 doxygen=$4 gnuplot=$5 python=$6 scratch=$7
+rm -rf "$scratch" && mkdir -p "$scratch/results"
+cp "$source"/docs/results/*.csv "$scratch/results/"
+"$python" "$source/bench/bench.py" --build-dir "$build" --out "$scratch/results/my-device.csv" --sizes 64,128 \
+  --odd-sizes none --exclude cublas --repeat 1 --warmup 0 >/dev/null
+"$python" "$source/docs/render.py" --source "$source" --results "$scratch/results" --out "$scratch/gen" \
+  --gnuplot "$gnuplot"
+{ cat "$doxyfile"; echo "EXAMPLE_PATH = $source $scratch/gen"; echo "IMAGE_PATH = $scratch/gen";
+  echo "OUTPUT_DIRECTORY = $scratch/site"; } | "$doxygen" -
+"$python" "$source/docs/render.py" --source "$source" --results "$scratch/results" --out "$scratch/gen" \
+  --check-html "$scratch/site/html"
+# step 1's page, as text: the new device's sentence with its GFLOPS
+sed -e 's/<[^>]*>//g' "$scratch/site/html/md_docs_step01.html" | grep -E "my-device: .*M=N=K=128.*[0-9.]+ GFLOPS"
