@@ -37,5 +37,14 @@ padding() {
   done
 }
 
+# Step 6 across sizes: the rate of the candidate tiles at every 16th size from 3968 to 4224 (and
+# one below and above 4096), to choose by the spread over many sizes rather than by one size.
+sizes() {
+  tune --size "$(seq -s, 3968 16 4224),4095,4097" --step kernel06_padding --no-verify-best \
+       --grid "TSM=64 TSN=64 TSK=32 WPTM=8 WPTN=8 WIDTH=4" \
+       --grid "TSM=96 TSN=96 TSK=32 WPTM=12 WPTN=8 WIDTH=4" \
+       --grid "TSM=128 TSN=64 TSK=32 WPTM=8 WPTN=8 WIDTH=4"
+}
+
 for p in $parts; do $p; done
 rm -f "$best"
