@@ -931,35 +931,54 @@ def tuning_grid_snippet(results, tuning, step_name, keys, title, limit=10):
 
 
 def tiles_by_size_snippet(results, tuning, step_name):
-    """A step's tuning run over several sizes (the last such file of each device): the GFLOPS of
-    every combination at every size, and its rate one above a square size over the rate there."""
+    """A step's tuning runs over several sizes: for a run over a few sizes, the GFLOPS of every
+    combination at every size and its rate one above a square size over the rate there; for a
+    run over many sizes, each combination's mean, lowest and highest rate over them."""
     out = []
     for r in results:
         files = [t for t in tuning_for(tuning, r)
                  if len({row["_size"] for row in t.rows if row["step"] == step_name}) > 1]
-        if not files:
-            continue
-        t = files[-1]
-        rows = [row for row in t.rows if row["step"] == step_name]
-        sizes = sorted({row["_size"] for row in rows}, key=lambda s: (s[0] * s[1] * s[2], s))
-        table = {}
-        for row in rows:
-            cell = table.setdefault(row["params"], {})
-            if row["_size"] not in cell or row["_gflops"] > cell[row["_size"]]:
-                cell[row["_size"]] = row["_gflops"]
-        pairs = [((s[0] + d,) * 3, s) for s in sizes if s[0] == s[1] == s[2] for d in (-1, 1)
-                 if (s[0] + d,) * 3 in sizes and (s[0] - d,) * 3 in sizes]
-        out.append(f"**{md_escape(r.stem)}**, {md_escape(r.device)}, `bench/tuning/{t.name}` (measured without "
-                   "verification), GFLOPS of each combination at each size:\n")
-        out.append("| parameters | " + " | ".join(size_short(s) for s in sizes) + " | "
-                   + " | ".join(f"{size_short(a)} / {size_short(b)}" for a, b in pairs) + " |")
-        out.append("|---|" + "---:|" * (len(sizes) + len(pairs)))
-        for params, cell in sorted(table.items(), key=lambda kv: -max(kv[1].values())):
-            ratios = [fmt_ratio(cell[a] / cell[b]) if a in cell and b in cell else "-" for a, b in pairs]
-            out.append(f"| {md_escape(params)} | " + " | ".join(fmt_gflops(cell[s]) if s in cell else "-" for s in sizes)
-                       + " | " + " | ".join(ratios) + " |")
-        out.append("")
+        for t in files:
+            out += tiles_by_size_table(r, t, step_name)
     return ("\n".join(out) + "\n") if out else "No tuning run of this step covers several sizes.\n"
+
+
+def tiles_by_size_table(r, t, step_name):
+    """The lines of one tuning file's table for tiles_by_size_snippet()."""
+    out = []
+    rows = [row for row in t.rows if row["step"] == step_name]
+    sizes = sorted({row["_size"] for row in rows}, key=lambda s: (s[0] * s[1] * s[2], s))
+    table = {}
+    for row in rows:
+        cell = table.setdefault(row["params"], {})
+        if row["_size"] not in cell or row["_gflops"] > cell[row["_size"]]:
+            cell[row["_size"]] = row["_gflops"]
+    if len(sizes) > 6:
+        out.append(f"**{md_escape(r.stem)}**, {md_escape(r.device)}, `bench/tuning/{t.name}` (measured without "
+                   f"verification), each combination over {len(sizes)} sizes from {size_short(sizes[0])} to "
+                   f"{size_short(sizes[-1])}:\n")
+        out.append("| parameters | mean GFLOPS | lowest (at) | highest (at) |")
+        out.append("|---|---:|---:|---:|")
+        for params, cell in sorted(table.items(), key=lambda kv: -min(kv[1].values())):
+            low = min(cell, key=cell.get)
+            high = max(cell, key=cell.get)
+            out.append(f"| {md_escape(params)} | {fmt_gflops(sum(cell.values()) / len(cell))} | "
+                       f"{fmt_gflops(cell[low])} ({size_short(low)}) | {fmt_gflops(cell[high])} ({size_short(high)}) |")
+        out.append("")
+        return out
+    pairs = [((s[0] + d,) * 3, s) for s in sizes if s[0] == s[1] == s[2] for d in (-1, 1)
+             if (s[0] + d,) * 3 in sizes and (s[0] - d,) * 3 in sizes]
+    out.append(f"**{md_escape(r.stem)}**, {md_escape(r.device)}, `bench/tuning/{t.name}` (measured without "
+               "verification), GFLOPS of each combination at each size:\n")
+    out.append("| parameters | " + " | ".join(size_short(s) for s in sizes) + " | "
+               + " | ".join(f"{size_short(a)} / {size_short(b)}" for a, b in pairs) + " |")
+    out.append("|---|" + "---:|" * (len(sizes) + len(pairs)))
+    for params, cell in sorted(table.items(), key=lambda kv: -max(kv[1].values())):
+        ratios = [fmt_ratio(cell[a] / cell[b]) if a in cell and b in cell else "-" for a, b in pairs]
+        out.append(f"| {md_escape(params)} | " + " | ".join(fmt_gflops(cell[s]) if s in cell else "-" for s in sizes)
+                   + " | " + " | ".join(ratios) + " |")
+    out.append("")
+    return out
 
 
 def step4_vs_step3_snippet(results, tuning, steps):
