@@ -147,7 +147,7 @@ void gemm_report_csv_line(FILE *out, const gemm_report *r)
     gemm_csv_field(out, r->driver);
     fprintf(out, ",%ld,%ld,%ld,%.9g,%.9g,", r->m, r->n, r->k, r->alpha, r->beta);
     gemm_csv_field(out, r->params);
-    fprintf(out, ",%d,%d,%.6f,%.6f,%.3f,%.3f,", r->warmup, r->repeat, r->median_ms, r->best_ms,
+    fprintf(out, ",%d,%d,%.6f,%.6f,%.6g,%.6g,", r->warmup, r->repeat, r->median_ms, r->best_ms,
             gemm_gflops(r->m, r->n, r->k, r->median_ms), gemm_gflops(r->m, r->n, r->k, r->best_ms));
     gemm_csv_field(out, parts);
     fputc(',', out);
