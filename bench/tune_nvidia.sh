@@ -46,5 +46,22 @@ sizes() {
        --grid "TSM=128 TSN=64 TSK=32 WPTM=8 WPTN=8 WIDTH=4"
 }
 
+# Step 6 across sizes again, once its pad/unpad helpers moved WIDTH floats per work-item: 8x8
+# against 4x8 per work-item. With 4x8 (128 work-items, fewer registers each) a different number
+# of work-groups fits on a multiprocessor at once, so the grid of 65 x 65 work-groups at 4097
+# no longer spills one work-group into an extra wave. The register use of each shape is printed.
+occupancy() {
+  local grids=("TSM=64 TSN=64 TSK=32 WPTM=8,4 WPTN=8 WIDTH=4" "TSM=128 TSN=64 TSK=32 WPTM=4 WPTN=8 WIDTH=4"
+               "TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=8 WIDTH=4")
+  for d in "-D WPTM=8" "-D WPTM=4" "-D TSM=128 -D WPTM=4" "-D WPTM=4 -D TSK=16"; do
+    echo "registers with $d:"
+    # shellcheck disable=SC2086
+    CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose build-gpu/kernel06_padding/kernel06_padding \
+      -D TSN=64 -D WPTN=8 -D WIDTH=4 $d --size 256 2>&1 | awk '/entry function .sgemm./ {f = 1} f && /registers/ {print; exit}'
+  done
+  tune --size "$(seq -s, 3968 16 4224),4095,4097" --step kernel06_padding --no-verify-best \
+       --grid "${grids[0]}" --grid "${grids[1]}" --grid "${grids[2]}"
+}
+
 for p in $parts; do $p; done
 rm -f "$best"

@@ -12,7 +12,7 @@ static const gemm_param_info params[] = {
     GEMM_PARAM_TRANSPOSE_PAD,
 };
 
-// A helper kernel over a rows x cols grid: (rows, cols, paddedRows, paddedCols, in, out).
+// A helper kernel over a rows x cols grid of work-items, in tile x tile work-groups.
 static gemm_launch *helper(gemm_plan *plan, const char *kernel, const char *label, long grid_rows, long grid_cols,
                            long tile)
 {
@@ -26,7 +26,7 @@ static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
 {
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
     const long wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
-    const long tile = gemm_param(p, "TRANSPOSE_TILE");
+    const long tile = gemm_param(p, "TRANSPOSE_TILE"), width = gemm_param(p, "WIDTH");
     int rc = gemm_require_vector_tiles(msg, p);
     if (!rc)
         rc = gemm_require_register_blocks(msg, p);
@@ -52,7 +52,7 @@ static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
     // B (K x N) -> zero-padded to Kp x Np, unless it is already a multiple of the tiles
     if (pad_b) {
         gemm_plan_temp(plan, GEMM_BUF_T1, "B padded", (size_t)kp * (size_t)np);
-        l = helper(plan, "pad", "pad B", kp, np, tile);
+        l = helper(plan, "pad", "pad B", kp, np / width, tile);
         gemm_arg_int(l, p->k);
         gemm_arg_int(l, p->n);
         gemm_arg_int(l, kp);
@@ -72,7 +72,7 @@ static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
 
     // C = the M x N corner of the padded C + beta * C
     if (pad_c) {
-        l = helper(plan, "unpad", "unpad C", p->m, p->n, tile);
+        l = helper(plan, "unpad", "unpad C", p->m, (p->n + width - 1) / width, tile);
         gemm_arg_int(l, p->m);
         gemm_arg_int(l, p->n);
         gemm_arg_int(l, np);

@@ -64,15 +64,19 @@
 #if WIDTH == 1
     typedef float floatX;
     #define vstoreX(v, i, p) ((p)[i] = (v))
+    #define vloadX(i, p) ((p)[i])
 #elif WIDTH == 2
     typedef float2 floatX;
     #define vstoreX vstore2
+    #define vloadX vload2
 #elif WIDTH == 4
     typedef float4 floatX;
     #define vstoreX vstore4
+    #define vloadX vload4
 #elif WIDTH == 8
     typedef float8 floatX;
     #define vstoreX vstore8
+    #define vloadX vload8
 #endif
 
 // Work-items per work-group of sgemm: RTSN along N times RTSM along M
@@ -109,26 +113,42 @@ __kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1))
 void pad(const int rows, const int cols,
          const int paddedRows, const int paddedCols,
          const __global float* in,
-         __global float* out)
+         __global floatX* out)
 {
-    const int col = get_global_id(0);  // 0..paddedCols-1, and beyond it in the last work-groups
-    const int row = get_global_id(1);  // 0..paddedRows-1, and beyond it in the last work-groups
-    if (row < paddedRows && col < paddedCols)
-        out[row*paddedCols + col] = (row < rows && col < cols) ? in[row*cols + col] : 0.0f;
+    const int vcol = get_global_id(0);  // vector column of out: 0..paddedCols/WIDTH-1, and beyond
+    const int row = get_global_id(1);   // 0..paddedRows-1, and beyond it in the last work-groups
+    if (row >= paddedRows || vcol >= paddedCols/WIDTH)
+        return;
+    // A row of `in` may start anywhere (cols is any number), so it is read float by float;
+    // out's rows are multiples of WIDTH long, so each work-item writes one aligned vector.
+    float value[WIDTH];
+    #pragma unroll
+    for (int i = 0; i < WIDTH; i++) {
+        const int col = vcol*WIDTH + i;
+        value[i] = (row < rows && col < cols) ? in[row*cols + col] : 0.0f;
+    }
+    out[row*(paddedCols/WIDTH) + vcol] = vloadX(0, value);
 }
 
 __kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
 void unpad(const int rows, const int cols, const int paddedCols,
            const float beta,
-           const __global float* in,
+           const __global floatX* in,
            __global float* out)
 {
-    const int col = get_global_id(0);  // 0..cols-1, and beyond it in the last work-groups
-    const int row = get_global_id(1);  // 0..rows-1, and beyond it in the last work-groups
-    if (row < rows && col < cols) {
-        const float value = in[row*paddedCols + col];
-        const int idx = row*cols + col;
-        out[idx] = (beta == 0.0f) ? value : value + beta*out[idx];
+    const int vcol = get_global_id(0);  // vector column of in: 0..ceil(cols/WIDTH)-1, and beyond
+    const int row = get_global_id(1);   // 0..rows-1, and beyond it in the last work-groups
+    if (row >= rows || vcol*WIDTH >= cols)
+        return;
+    float value[WIDTH];
+    vstoreX(in[row*(paddedCols/WIDTH) + vcol], 0, value);
+    #pragma unroll
+    for (int i = 0; i < WIDTH; i++) {
+        const int col = vcol*WIDTH + i;
+        if (col < cols) {
+            const int idx = row*cols + col;
+            out[idx] = (beta == 0.0f) ? value[i] : value[i] + beta*out[idx];
+        }
     }
 }
 
