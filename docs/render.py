@@ -449,13 +449,14 @@ def read_ptxas(path):
             m = re.match(r"== (\S+)", line)
             if m:
                 step = m.group(1)
-                out[step] = {"params": "", "kernels": []}
+                out[step] = {"params": "", "kernels": [], "arch": ""}
                 continue
             if step is None:
                 continue
-            m = re.search(r"Compiling entry function '(\w+)'", line)
+            m = re.search(r"Compiling entry function '(\w+)' for '(sm_\d+)", line)
             if m:
                 kernel = m.group(1)
+                out[step]["arch"] = m.group(2)
             m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
             if m:
                 spills = (int(m.group(1)), int(m.group(2)))
@@ -846,10 +847,35 @@ def compute_units(directory, r):
 
 WAVE_G = (1, 2, 4, 8)  # work-groups resident per compute unit, for the waves of padding_snippet
 
+# What one multiprocessor of an NVIDIA GPU holds at once, by compute capability (the CUDA C++
+# Programming Guide's table of technical specifications): 32-bit registers, allocated to each warp
+# in units of `reg_unit`; resident warps and work-groups; shared (local) memory, of which
+# `smem_reserved` bytes go to the system for every resident work-group.
+SM_LIMITS = {"sm_90": {"registers": 65536, "reg_unit": 256, "warps": 64, "groups": 32,
+                       "smem": 228 * 1024, "smem_reserved": 1024}}
 
-def padding_snippet(results, steps, tuning_dir):
+
+def resident_groups(report, kernel, work_items):
+    """How many work-groups of `kernel`, `work_items` each, one NVIDIA multiprocessor holds at once,
+    from the compiler report of one step (read_ptxas) -> (groups, the resource that limits it,
+    registers, local memory bytes), or None where the report or the architecture's limits are
+    unknown."""
+    lim = SM_LIMITS.get(report.get("arch", ""))
+    k = next((k for k in report["kernels"] if k[0] == kernel), None)
+    if not lim or not k:
+        return None
+    regs, smem = k[1], k[2]
+    warps = -(-work_items // 32)
+    per_warp = -(-regs * 32 // lim["reg_unit"]) * lim["reg_unit"]
+    limits = {"registers": lim["registers"] // (per_warp * warps), "warps": lim["warps"] // warps,
+              "work-groups": lim["groups"], "local memory": lim["smem"] // (smem + lim["smem_reserved"])}
+    name = min(limits, key=limits.get)
+    return limits[name], name, regs, smem
+
+
+def padding_snippet(results, steps, tuning_dir, ptxas):
     """Step 6 at the sizes around a multiple of its tiles: padded sizes, work-groups, the share of
-    useful work, and where the time goes (the `parts`)."""
+    useful work, the waves, and where the time goes (the `parts`)."""
     step = next((s for s in steps if s.number == 6), None)
     out = []
     for r in results:
@@ -859,6 +885,17 @@ def padding_snippet(results, steps, tuning_dir):
         centres = sorted(c for c in squares if c - 1 in squares and c + 1 in squares)
         cus, log = compute_units(tuning_dir, r)
         for c in centres:
+            centre = r.row(step.name, (c,) * 3)
+            # The work-groups this kernel fits per unit, where the compiler report of the same
+            # parameters says how many registers and how much local memory it takes
+            report_path, report = ptxas.get(r.stem, (None, {}))
+            report = report.get(step.name)
+            fit = None
+            if centre and report and report["params"] == centre["params"]:
+                P = parse_params(centre["params"])
+                work_items = (P["TSM"] // P["WPTM"]) * (P["TSN"] // P["WPTN"])
+                fit = resident_groups(report, "sgemm", work_items)
+            wave_g = sorted(set(WAVE_G) | ({fit[0]} if fit else set()))
             rows = []
             for s in ((c - 1,) * 3, (c,) * 3, (c + 1,) * 3):
                 row = r.row(step.name, s)
@@ -877,7 +914,7 @@ def padding_snippet(results, steps, tuning_dir):
                 total = float(row["median_ms"])
                 rows.append(f"| {s[0]} | {mp} x {np_} x {kp} | {fmt_pct(100.0 * s[0] * s[1] * s[2] / (mp * np_ * kp))} | "
                             f"{groups} | " + ("".join(f"{-(-groups // (cus * g))} ({groups - (-(-groups // (cus * g)) - 1) * cus * g}) | "
-                                                      for g in WAVE_G) if cus else "")
+                                                      for g in wave_g) if cus else "")
                             + f"{sg:.4g} | {fmt_gflops(2.0 * mp * np_ * kp / (sg * 1e6))} | {helpers:.4g} | "
                             f"{fmt_pct(100.0 * helpers / total)} | {fmt_gflops(float(row['gflops']))} |")
             if rows:
@@ -885,16 +922,28 @@ def padding_snippet(results, steps, tuning_dir):
                            f"{md_escape(r.row(step.name, (c,) * 3)['params'])}:\n")
                 out.append("| M=N=K | padded to Mp x Np x Kp | useful share of the multiply-adds | work-groups "
                            "ceil(M/TSM)·ceil(N/TSN) | "
-                           + ("".join(f"waves (groups in the last) if {g} per unit | " for g in WAVE_G) if cus else "")
+                           + ("".join(f"waves (groups in the last) if {g} per unit"
+                                      + (", this kernel" if fit and g == fit[0] else "") + " | "
+                                      for g in wave_g) if cus else "")
                            + "sgemm kernel, ms | sgemm's rate on the padded problem, GFLOPS | helper kernels, ms | "
                            "helpers' share of the time | GFLOPS (2MNK / total time) |")
-                out.append("|---:|---|---:|---:|" + ("---:|" * len(WAVE_G) if cus else "") + "---:|---:|---:|---:|---:|")
+                out.append("|---:|---|---:|---:|" + ("---:|" * len(wave_g) if cus else "") + "---:|---:|---:|---:|---:|")
                 out += rows
                 if cus:
                     out.append(f"\nA wave is what the device runs at once: {cus} compute units (the `--list-devices` "
                                f"listing in `bench/tuning/{log}`) times g work-groups resident on each; the columns "
                                "give ceil(work-groups / (units·g)) for a few g, and how many work-groups the last "
                                "wave holds.")
+                if cus and fit:
+                    g, name, regs, smem = fit
+                    lim = SM_LIMITS[report["arch"]]
+                    out.append(f"\n**This kernel: g = {g}.** The compiler report (`bench/tuning/"
+                               f"{os.path.basename(report_path)}`, same parameters) gives the sgemm kernel {regs} "
+                               f"registers per work-item and {smem} bytes of local memory per work-group of "
+                               f"{work_items} work-items. One multiprocessor of this architecture ({report['arch']}) "
+                               f"holds {lim['registers']} registers, {lim['warps']} warps, {lim['groups']} work-groups "
+                               f"and {lim['smem'] // 1024} KiB of local memory; here the {name} are the limit: "
+                               f"{g} work-groups at once, {g * cus} on the whole device.")
                 out.append("")
     return ("\n".join(out) + "\n") if out else "No results file holds step 6 just below and above a square size.\n"
 
@@ -1352,7 +1401,7 @@ def main():
             "results_headline.md": headline_snippet(results),
             "results_details.md": details_snippet(results),
             "odd_sizes.md": neighbours_snippet(results),
-            "padding_waves.md": padding_snippet(results, steps, tuning_dir),
+            "padding_waves.md": padding_snippet(results, steps, tuning_dir, ptxas),
             "step04_vs_step03.md": step4_vs_step3_snippet(results, tuning, steps),
             "transpose_tile.md": transpose_snippet(results, tuning),
             "tuning_step04.md": tuning_grid_snippet(results, tuning, "kernel04_transpose", ["TSM", "TSN", "TSK", "WIDTH"],

@@ -15,8 +15,9 @@ static const struct {
     /* ANY rows: generic values, what other GPUs (AMD, Intel, ...) start from.
      * CPU rows: the best of the PoCL sweeps in bench/tuning/pocl-cpu-tune.csv (2-core Xeon, 512^3).
      * NVIDIA rows: the best of the sweeps in bench/tuning/nvidia-h200-run4.csv (H200, 4096^3),
-     * except step 6, which takes smaller tiles than step 5 to waste less in zero-padding
-     * (bench/README.md, "Tuning record"). */
+     * except step 6, which takes smaller tiles and blocks than step 5, to waste less in
+     * zero-padding and to keep the waves even above a multiple of the tiles: chosen by its lowest
+     * rate over 3968-4224 in nvidia-h200-run7.csv (bench/README.md, "Tuning record"). */
     {"kernel01_naive", ANY, "TS=16"},
     {"kernel01_naive", GEMM_DEVICE_NVIDIA_GPU, "TS=32"},
     {"kernel02_tiled", ANY, "TS=16"},
