@@ -26,8 +26,10 @@
 // Arguments   (int rows, int cols, int paddedRows, int paddedCols, const global float *in,
 //              global float *out)
 //             out (paddedRows x paddedCols) = in (rows x cols) with zeros around; here in = B.
-// Launch      global = (paddedCols, paddedRows) each rounded up to TRANSPOSE_TILE,
+//             Each work-item writes WIDTH floats of a row of out as one vector.
+// Launch      global = (paddedCols/WIDTH, paddedRows) each rounded up to TRANSPOSE_TILE,
 //             local = (TRANSPOSE_TILE, TRANSPOSE_TILE)
+// Constraints paddedCols a multiple of WIDTH; out aligned to WIDTH floats.
 //
 // Kernel 3 of 4: sgemm, step 5's kernel unchanged, on the padded sizes Mp, Np, Kp
 // Arguments   (int M, int N, int K, float alpha, float beta,
@@ -57,8 +59,10 @@
 //              global float *out)
 //             out (rows x cols) = the top-left corner of in (paddedRows x paddedCols)
 //             + beta * out; here in = the padded C computed by sgemm with beta = 0, out = C.
-// Launch      global = (cols, rows) each rounded up to TRANSPOSE_TILE,
+//             Each work-item reads WIDTH floats of a row of in as one vector.
+// Launch      global = (ceil(cols/WIDTH), rows) each rounded up to TRANSPOSE_TILE,
 //             local = (TRANSPOSE_TILE, TRANSPOSE_TILE)
+// Constraints paddedCols a multiple of WIDTH; in aligned to WIDTH floats.
 // When beta == 0, out is only written, never read.
 
 #if WIDTH == 1
