@@ -82,6 +82,7 @@ void unpad(const int rows, const int cols, const int paddedCols,
     const int row = get_global_id(1);   // 0..rows-1, and beyond it in the last work-groups
     if (row >= rows || vcol*WIDTH >= cols)
         return;
+    // The mirror image of pad: one aligned vector read from in, floats written to out one by one.
     float value[WIDTH];
     vstoreX(in[row*(paddedCols/WIDTH) + vcol], 0, value);
     #pragma unroll
