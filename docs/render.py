@@ -942,7 +942,7 @@ def padding_snippet(results, steps, tuning_dir, ptxas):
                                f"registers per work-item and {smem} bytes of local memory per work-group of "
                                f"{work_items} work-items. One multiprocessor of this architecture ({report['arch']}) "
                                f"holds {lim['registers']} registers, {lim['warps']} warps, {lim['groups']} work-groups "
-                               f"and {lim['smem'] // 1024} KiB of local memory; here the {name} are the limit: "
+                               f"and {lim['smem'] // 1024} KiB of local memory; the limit here is the {name}: "
                                f"{g} work-groups at once, {g * cus} on the whole device.")
                 out.append("")
     return ("\n".join(out) + "\n") if out else "No results file holds step 6 just below and above a square size.\n"
