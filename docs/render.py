@@ -867,8 +867,8 @@ def resident_groups(report, kernel, work_items):
     regs, smem = k[1], k[2]
     warps = -(-work_items // 32)
     per_warp = -(-regs * 32 // lim["reg_unit"]) * lim["reg_unit"]
-    limits = {"registers": lim["registers"] // (per_warp * warps), "warps": lim["warps"] // warps,
-              "work-groups": lim["groups"], "local memory": lim["smem"] // (smem + lim["smem_reserved"])}
+    limits = {"register file": lim["registers"] // (per_warp * warps), "warp slots": lim["warps"] // warps,
+              "work-group slots": lim["groups"], "local memory": lim["smem"] // (smem + lim["smem_reserved"])}
     name = min(limits, key=limits.get)
     return limits[name], name, regs, smem
 
