@@ -82,22 +82,35 @@ warp_tiling() {
        --grid "TSM=64,128 TSN=128 TSK=16 WTM=16,32 WTN=64 WPTM=4 WPTN=8 WIDTH=4"
 }
 
-# The inner k loop of steps 7 and 8 fully unrolled (#pragma unroll), as a variant kernel file, on
-# the best shapes of the two sweeps above; written to OUT-unroll.csv.
-unroll() {
-  mkdir -p build-gpu/variants
-  local f
+# Steps 7 and 8 as they are ("plain") and as the variants of bench/variants.py ("unroll": the k
+# loop inside a tile unrolled; "prefetch": unrolled, and the fragments of k+1 read from local
+# memory into registers during the multiply-adds of k), over the shapes that led the sweeps above.
+# Written to OUT-plain.csv, OUT-unroll.csv, OUT-prefetch.csv.
+variants() {
+  local dir=build-gpu/variants f v g
   for f in kernel07_double_buffering/double_buffering.cl kernel08_warp_tiling/warp_tiling.cl; do
-    sed 's|^        for (int k = 0; k < TSK; k++) {|        #pragma unroll\n        for (int k = 0; k < TSK; k++) {|' \
-      "$f" > "build-gpu/variants/unroll_$(basename "$f")"
+    python3 bench/variants.py "$f" "$dir" >/dev/null
   done
-  python3 bench/tune.py --build-dir build-gpu --out "${out%.csv}-unroll.csv" --step kernel07_double_buffering \
-    --grid "TSM=128 TSN=128 TSK=8,16 WPTM=8 WPTN=8 WIDTH=4" --grid "TSM=64 TSN=128 TSK=16 WPTM=8 WPTN=8 WIDTH=4" \
-    -- --kernel-file build-gpu/variants/unroll_double_buffering.cl --repeat 5 --warmup 2
-  python3 bench/tune.py --build-dir build-gpu --out "${out%.csv}-unroll.csv" --step kernel08_warp_tiling \
-    --grid "TSM=128 TSN=128 TSK=8,16 WTM=32,64 WTN=64,32 WPTM=8 WPTN=8 WIDTH=4" \
-    --grid "TSM=128 TSN=256 TSK=8 WTM=32 WTN=128 WPTM=8 WPTN=16 WIDTH=4" \
-    -- --kernel-file build-gpu/variants/unroll_warp_tiling.cl --repeat 5 --warmup 2
+  local g7=("TSM=128 TSN=128 TSK=8,16 WPTM=8 WPTN=16 WIDTH=4" "TSM=128 TSN=128 TSK=8 WPTM=8 WPTN=8 WIDTH=4"
+            "TSM=128 TSN=128 TSK=16 WPTM=16 WPTN=8 WIDTH=4" "TSM=64,128 TSN=64,128 TSK=16 WPTM=8 WPTN=8 WIDTH=4"
+            "TSM=128 TSN=256 TSK=8 WPTM=8 WPTN=16 WIDTH=4" "TSM=256 TSN=128 TSK=8 WPTM=16 WPTN=8 WIDTH=4")
+  local g8=("TSM=128 TSN=128 TSK=8,16 WTM=32,64 WTN=64,128 WPTM=8 WPTN=16 WIDTH=4"
+            "TSM=128 TSN=128 TSK=8 WTM=32,64 WTN=32,64 WPTM=8 WPTN=8 WIDTH=4"
+            "TSM=128 TSN=128 TSK=16 WTM=64,128 WTN=32,64 WPTM=16 WPTN=8 WIDTH=4"
+            "TSM=128 TSN=256 TSK=8 WTM=32,64 WTN=64,128 WPTM=8 WPTN=16 WIDTH=4")
+  for v in plain unroll prefetch; do
+    local a7=() a8=() kf7=() kf8=()
+    for g in "${g7[@]}"; do a7+=(--grid "$g"); done
+    for g in "${g8[@]}"; do a8+=(--grid "$g"); done
+    if [ "$v" != plain ]; then
+      kf7=(--kernel-file "$dir/${v}_double_buffering.cl")
+      kf8=(--kernel-file "$dir/${v}_warp_tiling.cl")
+    fi
+    python3 bench/tune.py --build-dir build-gpu --out "${out%.csv}-$v.csv" --step kernel07_double_buffering \
+      "${a7[@]}" -- "${kf7[@]}" --repeat 5 --warmup 2
+    python3 bench/tune.py --build-dir build-gpu --out "${out%.csv}-$v.csv" --step kernel08_warp_tiling \
+      "${a8[@]}" -- "${kf8[@]}" --repeat 5 --warmup 2
+  done
 }
 
 for p in $parts; do $p; done
