@@ -4,8 +4,8 @@
 // Each work-item still computes a WPTM x WPTN block made of WIDTH-wide vector fragments, now spread
 // over the warp's sub-tile. At every k the warp then reads few, neighbouring vectors from local
 // memory: WTM/WIDTH vectors of A (each one broadcast to all the warp's work-items that use it) and
-// WTN/WIDTH neighbouring vectors of B, which local memory serves without bank conflicts. With the
-// cheaper reads, larger work-group tiles pay. Everything else is step 7's: two local tiles, the
+// WTN/WIDTH neighbouring vectors of B, which local memory serves without bank conflicts, whatever
+// the shape of the work-group's block. Everything else is step 7's: two local tiles, the
 // next loaded from global memory while the current one is used, and step 6's helper kernels for
 // any M, N, K >= 1 (zero-padding the inputs up to multiples of the tiles, un-padding the result).
 // "Padding" here means zero-padding of the matrices; TRANSPOSE_PAD is the other kind, local-memory
