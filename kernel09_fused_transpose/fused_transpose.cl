@@ -53,7 +53,8 @@
 //             (TSM/WPTM)*(TSN/WPTN) <= the device's maximum work-group size;
 //             TSK*TSM/WIDTH and TSK*TSN/WIDTH multiples of (TSM/WPTM)*(TSN/WPTN) (each work-item
 //             loads the same number of vectors of every tile);
-//             2*(TSM + TSN)*TSK*4 bytes <= the device's local memory (two tiles of each).
+//             2*(TSM + WIDTH + TSN)*TSK*4 bytes <= the device's local memory (two tiles of each,
+//             A's rows padded by one vector).
 // When beta == 0, C is only written, never read: it may hold anything, even NaN.
 // Every kernel declares its work-group shape (reqd_work_group_size), so the compiler can fit its
 // use of registers to it.
@@ -156,16 +157,15 @@ void unpad(const int rows, const int cols, const int paddedCols,
 
 // This work-item's share of tile t of A and of B, from global memory into registers. The
 // work-group loads the tiles vector by vector; work-item tid takes vectors tid, tid + THREADS, ...
-// Of B, neighbouring work-items take neighbouring vectors of a row (coalesced). Of A, a TSM x TSK
-// block of rows, neighbouring work-items take the same vector column of neighbouring rows, so that
-// they store into neighbouring floats of the local tile (see sgemm).
+// Of B, neighbouring work-items take neighbouring vectors of a row (coalesced); of A, a TSM x TSK
+// block of rows of A, too: TSK/WIDTH neighbouring work-items share one row.
 void loadTiles(const int t, const int tid, const int K, const int N,
                const __global floatX* A, const __global floatX* B,
                floatX Anext[LPTA], floatX Bnext[LPTB])
 {
     #pragma unroll
     for (int l = 0; l < LPTA; l++) {
-        const int i = tid + l*THREADS, kv = i / TSM, m = i % TSM;
+        const int i = tid + l*THREADS, m = i / (TSK/WIDTH), kv = i % (TSK/WIDTH);
         Anext[l] = A[(get_group_id(1)*TSM + m)*(K/WIDTH) + t*(TSK/WIDTH) + kv];
     }
     #pragma unroll
@@ -196,7 +196,9 @@ void sgemm(const int M, const int N, const int K,
 
     // Two tiles of A, k-major as in the steps before (TSK x TSM: A transposed), and two of B
     // (TSK x TSN), shared by the whole work-group, stored as vectors: tile t lives in buffer t%2
-    __local floatX Asub[2][TSK][TSM/WIDTH];
+    // The rows of the A tile are one vector longer than TSM (local-memory padding against bank
+    // conflicts): the work-items that share a row of A store into k-rows that lie WIDTH banks apart
+    __local floatX Asub[2][TSK][TSM/WIDTH + 1];
     __local floatX Bsub[2][TSK][TSN/WIDTH];
 
     // This work-item's WPTM x WPTN block of C, in registers. Its rows and vector columns are
@@ -227,12 +229,12 @@ void sgemm(const int M, const int N, const int K,
         __local float* Atile = (__local float*)Asub[buf];
         #pragma unroll
         for (int l = 0; l < LPTA; l++) {
-            const int i = tid + l*THREADS, kv = i / TSM, m = i % TSM;
+            const int i = tid + l*THREADS, m = i / (TSK/WIDTH), kv = i % (TSK/WIDTH);
             float value[WIDTH];
             vstoreX(Anext[l], 0, value);
             #pragma unroll
             for (int j = 0; j < WIDTH; j++)
-                Atile[(kv*WIDTH + j)*TSM + m] = value[j];
+                Atile[(kv*WIDTH + j)*(TSM + WIDTH) + m] = value[j];
         }
         #pragma unroll
         for (int l = 0; l < LPTB; l++) {

@@ -77,7 +77,7 @@ static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
                                    tsm / wptm);
     gemm_arg_sgemm(l, mp, np, kp, p->alpha, pad_c ? 0.0f : p->beta, pad_a ? GEMM_BUF_T0 : GEMM_BUF_A,
                    pad_b ? GEMM_BUF_T1 : GEMM_BUF_B, pad_c ? GEMM_BUF_T2 : GEMM_BUF_C);
-    l->local_mem_bytes = 2 * (tsm + tsn) * tsk * sizeof(float); /* two tiles of each */
+    l->local_mem_bytes = 2 * (tsm + width + tsn) * tsk * sizeof(float); /* two tiles of each, A's rows padded */
 
     // C = the M x N corner of the padded C + beta * C
     if (pad_c) {
