@@ -14,7 +14,8 @@ static const struct {
 } table[] = {
     /* ANY rows: generic values, what other GPUs (AMD, Intel, ...) start from.
      * CPU rows: the best of the PoCL sweeps in bench/tuning/pocl-cpu-tune.csv (2-core Xeon, 512^3).
-     * NVIDIA rows: the best of the sweeps in bench/tuning/nvidia-h200-run4.csv (H200, 4096^3),
+     * NVIDIA rows: the best of the sweeps in bench/tuning/nvidia-h200-run4.csv (H200, 4096^3) for
+     * steps 1-5 and of nvidia-h100-run8.csv and -run9-plain.csv (H100, 4096^3) for steps 7 and 8,
      * except step 6, which takes smaller tiles and blocks than step 5, to waste less in
      * zero-padding and to keep the waves even above a multiple of the tiles: chosen by its lowest
      * rate over 3968-4224 in nvidia-h200-run7.csv (bench/README.md, "Tuning record"). */
