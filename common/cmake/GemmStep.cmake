@@ -19,8 +19,9 @@
 #    GPU parameters (--defaults-for gpu: those of Oclgrind's simulated GPU), so that size must be
 #    a multiple of their tiles too. Oclgrind simulates every work-item one by one: keep that size
 #    small, a few tiles at most.
-# GEMM_TEST_ARGS come first on every command line: where an option is given twice the last one
-# counts, so a test's own options (its pinned parameters, a device it selects) always win.
+# GEMM_TEST_ARGS (the test device; not under Oclgrind, whose device is the only one it shows) come
+# first on the command line: where an option is given twice the last one counts, so a test's own
+# options (its pinned parameters, a device it selects) always win.
 
 set(GEMM_EMBED_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/embed_file.cmake)
 
@@ -42,7 +43,8 @@ endfunction()
 # negative alpha with a fractional beta.
 set(GEMM_TEST_SCALARS "1:0" "0.5:2" "-1.5:0.25")
 
-# The line a step prints when parameters exceed a limit of the device (tests skip on it)
+# What a step prints when parameters exceed a limit of the device: the verification and exercise
+# tests are skipped on it (their parameters do not fit this device), never passed
 set(GEMM_DEVICE_LIMIT_REFUSAL "but this device (allows|has) [0-9]+ \\(CL_DEVICE_|CL_KERNEL_WORK_GROUP_SIZE\\)")
 
 # One verification test per (alpha, beta) pair for one size "MxNxK".
