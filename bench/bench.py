@@ -22,7 +22,8 @@ from those runs the sweep is planned and its duration estimated: each program's 
 its fixed cost (start, build, data) plus its runs, scaled by the multiply-adds from its rate,
 plus the double-precision reference (scaled from the CPU BLAS's rate); the estimate is refined,
 and an ETA printed, as sizes finish. Sizes, smallest problem first:
-- --sizes and --odd-sizes when given;
+- --sizes and --odd-sizes when given (with --sizes alone on a CPU, the odd sizes are L-1 and L+1
+  for the largest square L given, and 1000x3000x500);
 - otherwise, on a GPU: the squares 256 ... 8192 and the odd sizes 4095, 4097 and 1000x3000x500;
 - on any other device (a CPU): the squares from 256 up, stopping before the first one at which
   the median program's run would take more than --size-seconds (5 s), and the odd sizes L-1 and
@@ -355,13 +356,16 @@ def main():
     if args.guard_seconds is None:
         state["guard"] = 120.0 if gpu else 30.0
     if args.sizes is not None or args.odd_sizes is not None:
-        squares = args.sizes if args.sizes is not None else (parse_sizes(DEFAULT_SIZES, "") if gpu else None)
-        odd = args.odd_sizes if args.odd_sizes is not None else (parse_sizes(DEFAULT_ODD_SIZES, "") if gpu else None)
-        if squares is None or odd is None:
-            auto_squares, auto_odd, _ = choose_sizes(model, names, args.size_seconds, args.max_size)
-            squares = auto_squares if squares is None else squares
-            odd = auto_odd if odd is None else odd
-        why = "as given"
+        squares, odd = args.sizes, args.odd_sizes
+        if squares is None:
+            squares = parse_sizes(DEFAULT_SIZES, "") if gpu else choose_sizes(model, names, args.size_seconds,
+                                                                                args.max_size)[0]
+        if odd is None and gpu:
+            odd = parse_sizes(DEFAULT_ODD_SIZES, "")
+        elif odd is None:  # one below and one above the largest square given, and the rectangle
+            sides = [p[0] for p in squares if p[0] == p[1] == p[2] and p[0] > 1]
+            odd = ([(max(sides) - 1,) * 3, (max(sides) + 1,) * 3] if sides else []) + [ODD_SHAPE]
+        why = "as given" if args.sizes is not None and args.odd_sizes is not None else "as given, and the defaults"
     elif gpu:
         squares, odd = parse_sizes(DEFAULT_SIZES, ""), parse_sizes(DEFAULT_ODD_SIZES, "")
         why = "the defaults for a GPU"
