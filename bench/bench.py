@@ -144,14 +144,14 @@ class Model:
     ran): a fixed cost (process start, OpenCL set-up, build, data) + its warm-up and timed runs at
     its measured rate + the double-precision reference, scaled from the CPU BLAS's rate."""
 
-    def __init__(self, verify_max):
-        self.verify_max = verify_max
+    def __init__(self, verify_max, verify=True):
+        self.verify_max, self.verify = verify_max, verify
         self.fits = {}  # name -> (fixed seconds, GFLOPS, runs per process)
         self.blas_gflops = None
         self.cblas = True
 
     def verified(self, mnk):
-        return not self.verify_max or max(mnk) <= self.verify_max
+        return self.verify and (not self.verify_max or max(mnk) <= self.verify_max)
 
     def reference_seconds(self, mnk):
         """Two dgemms (A*B and |A|*|B|) on the host, at about half the CPU BLAS's SGEMM rate."""
@@ -298,13 +298,13 @@ def main():
         programs = [p for p in programs if p[0] != "cublas"]
     names = [p[0] for p in programs]
 
-    model = Model(args.verify_max_size)
+    model = Model(args.verify_max_size, "--no-verify" not in passthrough)
     state = {"guard": args.guard_seconds, "index": 0, "total": 0}
     slow = {}  # slow[name] = problem at which the guard stopped its run
 
     def size_args(mnk):
         extra = ["-m", str(mnk[0]), "-n", str(mnk[1]), "-k", str(mnk[2])]
-        if not model.verified(mnk) and "--no-verify" not in passthrough:
+        if model.verify and not model.verified(mnk):
             extra.append("--no-verify")
         return extra
 
