@@ -176,7 +176,7 @@ def run_with_progress(label, path, args, timeout=None, same_error=None):
 
     def tick(seconds):
         if live and seconds >= 1.0:
-            sys.stderr.write(f"\r{label} ... {seconds:.0f} s ")
+            sys.stderr.write(f"\r{label} ... {seconds:.1f} s ")
             sys.stderr.flush()
 
     r = run_program(path, args, timeout, tick)
