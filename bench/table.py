@@ -6,7 +6,7 @@ its ratio to cuBLAS and to CLBlast at the same size, and its status.
     bench/table.py results.csv                 # reads results.peak.csv too, when it exists
     bench/table.py results.csv --peak other.peak.csv
 
-bench.py prints the same tables at the end of a sweep (it calls render() below).
+bench.py prints the same tables during a sweep, each as soon as its size is done (Tables below).
 """
 import argparse
 import csv

@@ -768,7 +768,6 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
     }
 
     /* Report */
-    gemm_progress_stop();
     rep.median_ms = gemm_median(r.times, repeat);
     rep.best_ms = gemm_min(r.times, repeat);
     rep.nparts = plan.nlaunches < GEMM_MAX_PARTS ? plan.nlaunches : GEMM_MAX_PARTS;
@@ -795,6 +794,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         }
         gemm_check_result(r.result, &r.ref, &rep.check);
     }
+    gemm_progress_stop();
     rc = gemm_report_emit(&rep, opt.csv);
 
 done:
