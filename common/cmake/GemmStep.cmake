@@ -67,6 +67,14 @@ function(gemm_add_verify_tests name size suffix options)
   endforeach()
 endfunction()
 
+# The steps, in the order they were added, one per line in <build>/gemm_steps.txt: the tour and
+# the benchmark (bench/gemmrun.py) read it, so a new step needs no change there.
+function(gemm_write_step_list)
+  get_property(steps GLOBAL PROPERTY GEMM_STEPS)
+  string(REPLACE ";" "\n" text "${steps}")
+  file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/gemm_steps.txt CONTENT "${text}\n" @ONLY)
+endfunction()
+
 function(gemm_add_step name)
   cmake_parse_arguments(ARG "" "KERNEL;OCLGRIND_SIZE" "TEST_SIZES;GPU_TEST_SIZES" ${ARGN})
   gemm_embed_file(embedded ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_KERNEL} gemm_kernel_source)
@@ -74,6 +82,11 @@ function(gemm_add_step name)
   target_link_libraries(${name} PRIVATE gemm_harness gemm_warnings)
   target_compile_definitions(${name} PRIVATE GEMM_STEP_NAME="${name}")
   set_property(GLOBAL APPEND PROPERTY GEMM_STEPS ${name})
+  get_property(list_deferred GLOBAL PROPERTY GEMM_STEP_LIST_DEFERRED)
+  if(NOT list_deferred) # written once, when the top-level CMakeLists.txt is done
+    set_property(GLOBAL PROPERTY GEMM_STEP_LIST_DEFERRED TRUE)
+    cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL gemm_write_step_list)
+  endif()
   if(NOT BUILD_TESTING)
     return()
   endif()
