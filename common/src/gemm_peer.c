@@ -34,7 +34,7 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
     if (!rc)
         rc = peer->run(&opt, &d, warmup, repeat, times, c, &rep, &msg);
     if (!rc && opt.verify)
-        rc = gemm_reference_compute(&d, &ref, &msg);
+        rc = gemm_reference_compute(&d, 0, &ref, &msg);
     if (!rc) {
         rep.m = m;
         rep.n = n;

@@ -656,7 +656,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
     if (rc)
         goto done;
     if (opt.verify) {
-        rc = gemm_reference_compute(&r.data, &r.ref, &msg);
+        rc = gemm_reference_compute(&r.data, 0, &r.ref, &msg);
         if (rc)
             goto done;
     }
