@@ -74,6 +74,7 @@ typedef struct gemm_report {
     char failure[512];           /**< extra reason for FAIL (e.g. an out-of-bounds write), or "" */
     const char *reference;       /**< how the reference was computed */
     const char *sample;          /**< why the reference is a sample of rows and columns, or NULL */
+    char guards[256];            /**< what the guard regions catch, for the report, or "" (no buffers) */
 } gemm_report;
 
 /** @brief "PASS", "FAIL" or "UNVERIFIED". */

@@ -155,6 +155,9 @@ double gemm_reference_bytes(long m, long n, long k, long sample);
  */
 void gemm_reference_threads(int threads);
 
+/** @brief 1 if the reference will use a CPU BLAS (the build found one), 0 for the portable loop. */
+int gemm_reference_blas(void);
+
 /** @brief How the reference is computed in this build, e.g. "CBLAS dgemm on double copies". */
 const char *gemm_reference_method(void);
 

@@ -109,6 +109,8 @@ void gemm_report_print(FILE *out, const gemm_report *r)
     fprintf(out, "            bounds: element |got-ref| <= %.0f*K*eps*(|alpha|*|A||B| + |beta|*|C|), the worst case; "
                  "normwise ||got-ref|| <= %.0f*sqrt(K)*eps*(||alpha*A*B|| + ||beta*C||), as rounding behaves; reference: %s\n",
             GEMM_TOLERANCE_C, GEMM_NORMWISE_C, r->reference ? r->reference : "?");
+    if (r->guards[0])
+        fprintf(out, "guards      %s\n", r->guards);
 }
 
 void gemm_report_csv_header(FILE *out)

@@ -157,6 +157,8 @@ static dgemm_fn blas_dgemm;
 
 void gemm_reference_threads(int threads) { blas_threads = threads; }
 
+int gemm_reference_blas(void) { return 1; }
+
 static dgemm_fn load_dgemm(void)
 {
     if (blas_tried)
@@ -253,6 +255,8 @@ static int block_compute(const gemm_host_data *d, const block *bk)
 }
 #else
 void gemm_reference_threads(int threads) { (void)threads; }
+
+int gemm_reference_blas(void) { return 0; }
 
 const char *gemm_reference_method(void) { return "portable blocked loop in double"; }
 
