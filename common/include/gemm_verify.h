@@ -148,12 +148,20 @@ void gemm_reference_free(gemm_reference *ref);
 double gemm_reference_bytes(long m, long n, long k, long sample);
 
 /**
- * @brief Number of threads the CPU BLAS may start when it is loaded (it is loaded only when the
- * first reference is computed). Under an address-space limit (`ulimit -v`) the harness asks for
+ * @brief Number of threads the CPU BLAS may start when it is loaded (it is loaded only when it is
+ * first needed: gemm_blas_symbol()). Under an address-space limit (`ulimit -v`) the harness asks for
  * one: each OpenBLAS thread reserves a buffer of about 128 MiB, and OpenBLAS retries a failed
  * reservation forever. Has no effect once the library is loaded.
  */
 void gemm_reference_threads(int threads);
+
+/**
+ * @brief A function of the CPU BLAS the build found (e.g. "cblas_sgemm"), loading the library on
+ * the first call (with the thread count of gemm_reference_threads()), or NULL if there is none
+ * or it does not load. The library is never linked into a program: it starts its threads as it
+ * loads, which must wait until the memory limits are checked.
+ */
+void *gemm_blas_symbol(const char *name);
 
 /** @brief 1 if the reference will use a CPU BLAS (the build found one), 0 for the portable loop. */
 int gemm_reference_blas(void);

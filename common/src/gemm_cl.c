@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L /* strncasecmp, access */
+#define _POSIX_C_SOURCE 200809L /* strncasecmp, access, mkstemp */
 #include "gemm_cl.h"
 
 #include <ctype.h>
@@ -6,7 +6,9 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *gemm_device_class_name(gemm_device_class cls)
@@ -122,6 +124,66 @@ static int describe_device(gemm_device_info *info, cl_platform_id p, cl_device_i
     return 0;
 }
 
+/* PoCL compiles into a cache directory and, where it cannot write there, fails without a word
+ * (an empty build log) or finds no device at all. Finds whether that directory (POCL_CACHE_DIR,
+ * else the one under $XDG_CACHE_HOME or $HOME) can be made and written, as PoCL would: 1 and a
+ * description if not. */
+static int pocl_cache_unusable(char *out, size_t len)
+{
+    char dir[1024];
+    const char *env = getenv("POCL_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const char *from = "POCL_CACHE_DIR";
+    if (env && *env)
+        snprintf(dir, sizeof dir, "%s", env);
+    else if (xdg && *xdg)
+        snprintf(dir, sizeof dir, "%s/pocl/kcache", xdg), from = "PoCL's default under XDG_CACHE_HOME";
+    else if (home && *home)
+        snprintf(dir, sizeof dir, "%s/.cache/pocl/kcache", home), from = "PoCL's default under HOME";
+    else
+        return 0;
+    /* mkdir -p, then a file created and removed */
+    for (char *p = dir + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            const char c = *p;
+            *p = '\0';
+            if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+                snprintf(out, len, "'%s' (%s) cannot be created: %s", dir, from, strerror(errno));
+                return 1;
+            }
+            *p = c;
+            if (c == '\0')
+                break;
+        }
+    }
+    char probe[1100];
+    snprintf(probe, sizeof probe, "%s/.gemm-probe-XXXXXX", dir);
+    const int fd = mkstemp(probe);
+    if (fd < 0) {
+        snprintf(out, len, "'%s' (%s) is not a writable directory: %s", dir, from, strerror(errno));
+        return 1;
+    }
+    close(fd);
+    unlink(probe);
+    return 0;
+}
+
+static int is_pocl(const char *platform_name) { return strstr(platform_name, "Portable Computing Language") != NULL; }
+
+/* Why PoCL found no device, where its environment says: 1 and the reason, or 0. */
+static int pocl_problem(char *out, size_t len)
+{
+    const char *devices = getenv("POCL_DEVICES");
+    char cache[1200];
+    if (getenv("POCL_CACHE_DIR") && pocl_cache_unusable(cache, sizeof cache))
+        snprintf(out, len, "PoCL cannot start, its cache directory %s", cache);
+    else if (devices && *devices)
+        snprintf(out, len, "POCL_DEVICES='%s' names no device PoCL has (e.g. pthread, basic; unset it to let PoCL "
+                 "choose)", devices);
+    else
+        return 0;
+    return 1;
+}
+
 static int no_platform(gemm_msg *msg)
 {
     char path[512];
@@ -196,12 +258,9 @@ static int enumerate(device_list *list, gemm_msg *msg)
     }
     gemm_abort_install(); /* again: over the handler the driver installed as it loaded */
     if (list->count == 0) {
-        const char *pocl_devices = getenv("POCL_DEVICES");
-        if (pocl_devices && *pocl_devices)
-            return gemm_msgf(msg, GEMM_EXIT_RUNTIME,
-                             "the OpenCL platforms found have no devices: POCL_DEVICES='%s' names no device PoCL has "
-                             "(e.g. pthread, basic; unset it to let PoCL choose)",
-                             pocl_devices);
+        char why[1300];
+        if (pocl_problem(why, sizeof why))
+            return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "the OpenCL platforms found have no devices: %s", why);
         return gemm_msgf(msg, GEMM_EXIT_RUNTIME,
                          "the OpenCL platforms found have no devices: install PoCL ('apt-get install "
                          "pocl-opencl-icd') or check your GPU driver");
@@ -358,7 +417,10 @@ int gemm_select_device(const char *platform_sel, const char *device_sel, gemm_de
         rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "'%s' matches %d OpenCL devices: %s; choose one by its index (--device N)",
                        device_sel, matches, names);
     if (!rc && chosen < 0) {
-        if (candidates == 0)
+        char why[1300];
+        if (candidates == 0 && platform >= 0 && is_pocl(list->platform_names[platform]) && pocl_problem(why, sizeof why))
+            rc = gemm_msgf(msg, GEMM_EXIT_RUNTIME, "platform '%s' has no devices: %s", platform_sel, why);
+        else if (candidates == 0)
             rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "platform '%s' has no devices (see --list-devices)",
                            platform_sel ? platform_sel : "?");
         else if (is_index(device_sel))
@@ -440,6 +502,9 @@ int gemm_cl_open(gemm_cl *cl, const gemm_device_info *dev, gemm_msg *msg)
 int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg *msg)
 {
     cl_int err;
+    char cache[1200];
+    if (is_pocl(cl->dev.platform_name) && pocl_cache_unusable(cache, sizeof cache))
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "PoCL cannot compile kernels: its cache directory %s", cache);
     cl->program = clCreateProgramWithSource(cl->context, 1, &source, NULL, &err);
     if (err != CL_SUCCESS) {
         cl->program = NULL;

@@ -235,14 +235,14 @@ int gemm_memory_plan(const gemm_memory_limits *lim, const gemm_memory_use *use, 
         return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
                          "not enough memory for %ldx%ldx%ld: the run needs about %.2f GiB of address space (mapped "
                          "already %.2f, matrices and result %.2f, device buffers and their guard pages %.2f, %s %.2f, "
-                         "OpenCL driver, compiler and BLAS %.2f) but %s allows %.2f GiB; use smaller sizes or a "
+                         "libraries (OpenCL driver, compiler, BLAS) %.2f) but %s allows %.2f GiB; use smaller sizes or a "
                          "higher limit",
                          m, n, k, gib(mapped + ref), gib(lim->address_used), gib(use->host),
                          gib(use->device + use->reserved), ref_kind, gib(ref), gib(libs_mapped), lim->address_from,
                          gib(lim->address_limit));
     return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
                      "not enough memory for %ldx%ldx%ld: the run needs about %.2f GiB (matrices and result %.2f, device "
-                     "buffers in host memory %.2f, %s %.2f, OpenCL driver, compiler and BLAS %.2f) but %s leaves "
+                     "buffers in host memory %.2f, %s %.2f, libraries (OpenCL driver, compiler, BLAS) %.2f) but %s leaves "
                      "%.2f GiB; use smaller sizes",
                      m, n, k, gib(resident + ref), gib(use->host), gib(use->device), ref_kind, gib(ref),
                      gib(GEMM_MEM_DRIVER_RESIDENT + blas), lim->physical_from, gib(lim->physical));

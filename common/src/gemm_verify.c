@@ -159,23 +159,31 @@ void gemm_reference_threads(int threads) { blas_threads = threads; }
 
 int gemm_reference_blas(void) { return 1; }
 
-static dgemm_fn load_dgemm(void)
+void *gemm_blas_symbol(const char *name)
 {
-    if (blas_tried)
-        return blas_dgemm;
-    blas_tried = 1;
-    void *sym = dlsym(RTLD_DEFAULT, "cblas_dgemm"); /* a program linked with a BLAS (the CPU peer) */
-    if (!sym) {
+    static void *lib;
+    static int tried;
+    if (!tried) {
+        tried = 1;
         if (blas_threads > 0) {
             char n[16];
             snprintf(n, sizeof n, "%d", blas_threads);
             setenv("OPENBLAS_NUM_THREADS", n, 1);
         }
-        void *lib = dlopen(GEMM_CBLAS_PATH, RTLD_NOW | RTLD_LOCAL);
+        lib = dlopen(GEMM_CBLAS_PATH, RTLD_NOW | RTLD_LOCAL);
         if (!lib)
             lib = dlopen(GEMM_CBLAS_SONAME, RTLD_NOW | RTLD_LOCAL);
-        sym = lib ? dlsym(lib, "cblas_dgemm") : NULL; /* loaded for good: never closed */
+        /* loaded for good: never closed */
     }
+    return lib ? dlsym(lib, name) : NULL;
+}
+
+static dgemm_fn load_dgemm(void)
+{
+    if (blas_tried)
+        return blas_dgemm;
+    blas_tried = 1;
+    void *sym = gemm_blas_symbol("cblas_dgemm");
     memcpy(&blas_dgemm, &sym, sizeof blas_dgemm);
     return blas_dgemm;
 }
@@ -255,6 +263,12 @@ static int block_compute(const gemm_host_data *d, const block *bk)
 }
 #else
 void gemm_reference_threads(int threads) { (void)threads; }
+
+void *gemm_blas_symbol(const char *name)
+{
+    (void)name;
+    return NULL;
+}
 
 int gemm_reference_blas(void) { return 0; }
 
