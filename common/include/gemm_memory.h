@@ -92,7 +92,14 @@ double gemm_memory_driver_reserve(void);
  * one (@p *sample = #GEMM_SAMPLE_LINES, and @p why says why in a few words), or not at all.
  * @param lim what the system allows (gemm_memory_read_limits())
  * @param use what the run allocates besides the reference
+ * @param m rows of A and C
+ * @param n columns of B and C
+ * @param k columns of A, rows of B
  * @param verify 0 if no reference will be made (`--no-verify`)
+ * @param sample set to 0 (full reference) or #GEMM_SAMPLE_LINES (sampled)
+ * @param why set to the reason for a sample, in a few words ("" for a full reference)
+ * @param why_len size of @p why
+ * @param msg filled with one line on a refusal
  * @return 0, or #GEMM_EXIT_BAD_INPUT with one line in @p msg: what is needed, in parts, and
  * what is available, from where.
  */
