@@ -64,42 +64,46 @@ foreach(case "writes_zeros:16x16x65536" "writes_zeros:16x16x131072" "writes_zero
   list(GET mnk 1 n)
   list(GET mnk 2 k)
   gemm_expect_robust(fails.${kernel}.${size} 1 "${normwise_fail}" ${N1} -m ${m} -n ${n} -k ${k} ${quick}
-              --kernel-file ${KERNELS}/${kernel}.cl)
+                     --kernel-file ${KERNELS}/${kernel}.cl)
 endforeach()
 # with beta != 0: C's old values are finite, only the size of the error tells
 gemm_expect_robust(fails.writes_zeros_beta.4x4x1000000 1 "${normwise_fail}" ${N1} -m 4 -n 4 -k 1000000 --alpha -1.5
-            --beta 0.25 ${quick} --kernel-file ${KERNELS}/writes_zeros.cl)
+                   --beta 0.25 ${quick} --kernel-file ${KERNELS}/writes_zeros.cl)
 gemm_expect_robust(fails.dropped_c_tile.16x16x65536 1 "${normwise_fail}" ${N1} -m 16 -n 16 -k 65536 -D TS=8 --beta 0.5
-            ${quick} --kernel-file ${KERNELS}/dropped_c_tile.cl)
+                   ${quick} --kernel-file ${KERNELS}/dropped_c_tile.cl)
 gemm_expect_robust(fails.dropped_c_tile.8x8x4000000 1 "${normwise_fail}" ${N1} -m 8 -n 8 -k 4000000 -D TS=4 --beta 0.5
-            ${quick} --kernel-file ${KERNELS}/dropped_c_tile.cl)
+                   ${quick} --kernel-file ${KERNELS}/dropped_c_tile.cl)
 # ... while correct kernels pass at the same K (the bound is not merely tight)
 gemm_expect_robust(passes.large_k.4x4x4000000 0 "check +PASS: all 16 elements" ${N1} -m 4 -n 4 -k 4000000 ${quick})
 gemm_expect_robust(passes.large_k_beta.4x4x1000000 0 "check +PASS: all 16 elements" ${N1} -m 4 -n 4 -k 1000000
-            --alpha -1.5 --beta 0.25 ${quick})
+                   --alpha -1.5 --beta 0.25 ${quick})
 gemm_expect_robust(passes.large_k_tiled.16x16x1000000 0 "check +PASS: all 256 elements" ${T2} -m 16 -n 16 -k 1000000
-            -D TS=16 ${quick})
+                   -D TS=16 ${quick})
 
 # --- 2. Out-of-bounds writes and accesses ---------------------------------------------------------
 # Guards of at least a row and 64 KiB (16384 floats) around every buffer, on every device: a
 # write at any distance within them fails the run and says where. out_of_bounds_at.cl touches
 # buffer OOB_BUFFER (0 A, 1 B, 2 C) at OOB_DISTANCE (-d: d before the start; +d: d past the end).
 set(small -m 64 -n 48 -k 80 ${quick})
+# oob_where(<out> <distance>): how the report names that element, as a regex
+function(oob_where out distance)
+  if(distance LESS 0)
+    math(EXPR before "0 - ${distance}")
+    set(${out} "at index ${distance} \\(${before} before its start\\)" PARENT_SCOPE)
+  else()
+    set(${out} "at index [0-9]+ \\(${distance} past the end of its" PARENT_SCOPE)
+  endif()
+endfunction()
 foreach(case "C:2:128" "C:2:300" "C:2:2000" "C:2:16384" "C:2:-129" "C:2:-300" "C:2:-16384" "A:0:-300" "A:0:2000"
              "B:1:300" "B:1:-2000")
   string(REPLACE ":" ";" v ${case})
   list(GET v 0 buffer)
   list(GET v 1 id)
   list(GET v 2 distance)
-  if(distance LESS 0)
-    math(EXPR before "0 - ${distance}")
-    set(where "the first at index ${distance} \\(${before} before its start\\)")
-  else()
-    set(where "the first at index [0-9]+ \\(${distance} past the end of its")
-  endif()
+  oob_where(where ${distance})
   gemm_expect_robust(fails.write_outside.${buffer}.${distance} 1
-              "out-of-bounds write: 1 guard element\\(s\\) of ${buffer} changed, ${where}" ${N1} ${small}
-              --kernel-file ${KERNELS}/out_of_bounds_at.cl)
+                     "out-of-bounds write: 1 guard element\\(s\\) of ${buffer} changed, the first ${where}" ${N1} ${small}
+                     --kernel-file ${KERNELS}/out_of_bounds_at.cl)
   set_tests_properties(fails.write_outside.${buffer}.${distance} PROPERTIES
                        ENVIRONMENT "GEMM_CL_OPTIONS=-D OOB_BUFFER=${id} -D OOB_DISTANCE=${distance}")
 endforeach()
@@ -116,12 +120,7 @@ foreach(case "C:2:16385" "C:2:1000000" "C:2:-16385" "C:2:-1000000" "C:2:10737418
     string(APPEND options " -D OOB_READ")
     string(REPLACE "read." "" buffer ${buffer})
   endif()
-  if(distance LESS 0)
-    math(EXPR before "0 - ${distance}")
-    set(where "at index ${distance} \\(${before} before its start\\)")
-  else()
-    set(where "at index [0-9]+ \\(${distance} past the end of its")
-  endif()
+  oob_where(where ${distance})
   gemm_robust(fails.access_beyond_guard.${case} pocl --
               1 "out-of-bounds access: a kernel read or wrote ${buffer} ${where}.*inaccessible pages" ${N1} ${small}
               --platform Portable --kernel-file ${KERNELS}/out_of_bounds_at.cl)
@@ -134,10 +133,10 @@ gemm_robust(bad.kernel_file_fifo fifo -- 2 "kernel file '.*kernel.cl' is a FIFO 
 gemm_robust(bad.kernel_file_socket socket -- 2 "kernel file '.*kernel.cl' is a socket, not a regular file" ${T2}
             --size 64)
 gemm_expect_robust(bad.kernel_file_device 2 "kernel file '/dev/zero' is a character device, not a regular file" ${T2}
-            --size 64 --kernel-file /dev/zero)
+                   --size 64 --kernel-file /dev/zero)
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/empty.cl "")
 gemm_expect_robust(bad.kernel_file_empty_regular 2 "kernel file '.*empty.cl' is empty or not text" ${T2} --size 64
-            --kernel-file ${CMAKE_CURRENT_BINARY_DIR}/empty.cl)
+                   --kernel-file ${CMAKE_CURRENT_BINARY_DIR}/empty.cl)
 
 # --- 4. Memory that is short: one line and exit 2 (or a stated sample), never a hang or an abort ---
 set(big -m 8192 -n 8192 -k 32 ${quick})
@@ -179,9 +178,9 @@ endif()
 
 # --- 5. alpha and beta that leave float's range: refused, both ends ------------------------------
 gemm_expect_robust(bad.alpha_overflow 2 "alpha=3e\\+38 and beta=0 could overflow float at K=64" ${T2} --size 64
-            --alpha 3e38)
+                   --alpha 3e38)
 gemm_expect_robust(bad.alpha_overflow_k 2 "could overflow float at K=128: \\|alpha\\|\\*K \\+ \\|beta\\| = 2\\.56e\\+38" ${N1}
-            -m 8 -n 8 -k 128 --alpha 2e36 --beta 0.5 ${quick}) # 2.56e38 > FLT_MAX/2
+                   -m 8 -n 8 -k 128 --alpha 2e36 --beta 0.5 ${quick}) # 2.56e38 > FLT_MAX/2
 gemm_expect_robust(bad.alpha_subnormal 2 "alpha=1e-44 is too small to check.*2\\^-80" ${T2} --size 64 --alpha 1e-44)
 gemm_expect_robust(bad.beta_subnormal 2 "beta=1e-44 is too small to check.*2\\^-103" ${T2} --size 64 --alpha 0 --beta 1e-44)
 gemm_expect_robust(bad.alpha_below_normal 2 "alpha=1e-30 is too small to check" ${T2} --size 64 --alpha 1e-30)
@@ -190,7 +189,7 @@ gemm_expect_robust(passes.alpha_small 0 "check +PASS" ${N1} -m 8 -n 8 -k 80 --al
 gemm_expect_robust(passes.beta_small 0 "check +PASS" ${N1} -m 8 -n 8 -k 80 --alpha 0 --beta 1e-31 ${quick})
 if(TARGET peer_cpublas)
   gemm_expect_robust(bad.cpu_peer_alpha_overflow 2 "alpha=3e\\+38 and beta=0 could overflow float" peer_cpublas --size 64
-              --alpha 3e38)
+                     --alpha 3e38)
   gemm_expect_robust(bad.cpu_peer_alpha_subnormal 2 "alpha=1e-44 is too small to check" peer_cpublas --size 64 --alpha 1e-44)
 endif()
 
@@ -252,8 +251,8 @@ gemm_expect_robust(bad.define_whitespace 2 "-D TS expects an integer value, got 
 gemm_expect_robust(bad.alpha_whitespace 2 "--alpha expects a number, got ' 1'" ${T2} --alpha " 1")
 # a kernel whose signature is not the step's is refused like a wrong kernel name (exit 2)
 gemm_expect_robust(bad.kernel_file_wrong_arg_count 2 "kernel 'sgemm' takes 3 arguments but kernel02_tiled passes 8" ${T2}
-            --size 64 --kernel-file ${KERNELS}/wrong_arg_count.cl)
+                   --size 64 --kernel-file ${KERNELS}/wrong_arg_count.cl)
 gemm_expect_robust(bad.kernel_file_wrong_arg_type 2 "kernel 'sgemm' does not take what the step passes as argument 0 \\(an int\\)"
-            ${T2} --size 64 --kernel-file ${KERNELS}/wrong_arg_type.cl)
+                   ${T2} --size 64 --kernel-file ${KERNELS}/wrong_arg_type.cl)
 # the C1 control U+009B (CSI) in an argument does not reach the terminal
 gemm_robust(bad.c1_control_character printf "--fa\\302\\233st" -- 2 "unknown option '--fa\\?st' \\(see --help\\)" ${T2})

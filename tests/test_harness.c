@@ -10,16 +10,7 @@
 #include "gemm_report.h"
 #include "gemm_step.h"
 #include "gemm_verify.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                                \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                            \
-        }                                                                          \
-    } while (0)
+#include "test_groups.h"
 
 // Parses a NULL-terminated argument list (argv[0] is added).
 static int parse(gemm_options *opt, gemm_msg *msg, const char *const *args)
@@ -289,25 +280,9 @@ static void test_constraints(void)
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        void (*fn)(void);
-    } groups[] = {{"options", test_options},
-                  {"tolerance", test_tolerance},
-                  {"reference", test_reference},
-                  {"constraints", test_constraints}};
-    int ran = 0;
-    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
-        if (argc > 1 && strcmp(argv[1], groups[i].name) != 0)
-            continue;
-        groups[i].fn();
-        ran++;
-    }
-    if (!ran) {
-        fprintf(stderr, "unknown test group '%s'\n", argv[1]);
-        return 2;
-    }
-    if (failures)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    return failures ? 1 : 0;
+    static const test_group groups[] = {{"options", test_options},
+                                        {"tolerance", test_tolerance},
+                                        {"reference", test_reference},
+                                        {"constraints", test_constraints}};
+    return run_groups(groups, sizeof groups / sizeof groups[0], argc, argv);
 }

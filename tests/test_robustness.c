@@ -14,16 +14,7 @@
 #include "gemm_memory.h"
 #include "gemm_options.h"
 #include "gemm_verify.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                                \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                            \
-        }                                                                          \
-    } while (0)
+#include "test_groups.h"
 
 /* What a correct kernel computes: each dot product summed in float, in order. */
 static void float_gemm(const gemm_host_data *d, float *c)
@@ -318,24 +309,9 @@ static void test_fence(void)
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        void (*fn)(void);
-    } groups[] = {{"normwise", test_normwise}, {"sample", test_sample},         {"scalars", test_scalars},
-                  {"memory", test_memory},     {"printable", test_printable}, {"whitespace", test_whitespace},
-                  {"fence", test_fence}};
-    int ran = 0;
-    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
-        if (argc > 1 && strcmp(argv[1], groups[i].name) != 0)
-            continue;
-        groups[i].fn();
-        ran++;
-    }
-    if (!ran) {
-        fprintf(stderr, "unknown test group '%s'\n", argv[1]);
-        return 2;
-    }
-    if (failures)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    return failures ? 1 : 0;
+    static const test_group groups[] = {{"normwise", test_normwise}, {"sample", test_sample},
+                                        {"scalars", test_scalars},   {"memory", test_memory},
+                                        {"printable", test_printable}, {"whitespace", test_whitespace},
+                                        {"fence", test_fence}};
+    return run_groups(groups, sizeof groups / sizeof groups[0], argc, argv);
 }
