@@ -371,9 +371,12 @@ void gemm_options_usage(FILE *out, const char *program, const char *summary)
     fprintf(out, "\nDefault size: 4096 on a GPU, 1024 on other devices (M = N = K).\n"
                  "\nexit codes:\n"
                  "  0  ran, and verified (or ran with --no-verify)\n"
-                 "  1  verification failed: the result does not match the reference\n"
-                 "  2  bad input: option, size or parameter refused before anything ran\n"
-                 "  3  OpenCL or runtime error (no platform, build failure, out of memory)\n");
+                 "  1  verification failed: the result does not match the reference, or a kernel\n"
+                 "     wrote or read outside a buffer\n"
+                 "  2  bad input: option, size or parameter refused before anything ran (also a\n"
+                 "     run that would not fit in the memory or address space available)\n"
+                 "  3  OpenCL or runtime error (no platform, build failure, the driver out of memory,\n"
+                 "     output that cannot be written)\n");
 }
 
 int gemm_options_main(gemm_options *opt, int argc, char *const argv[], const char *summary, gemm_help_fn more_help,
