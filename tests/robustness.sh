@@ -11,7 +11,7 @@
 #   fifo | socket        appends --kernel-file NODE, a named pipe or a Unix socket made here
 #   output full|closed   standard output to /dev/full, or closed; COMMAND must end with exit
 #                        CODE and exactly one error line matching REGEX (stderr may hold a report)
-#   ulimit KB            under `ulimit -v KB`
+#   ulimit KB            under `ulimit -v KB` (this and the three below with PoCL as the only driver)
 #   prlimit OPTION       under prlimit OPTION (e.g. --as=150000000, --data=50000000)
 #   limited KB           under `ulimit -v KB`, where the outcome depends on the machine's core
 #                        count: passes if COMMAND prints PASS and exits 0, or refuses with exit 2
@@ -28,12 +28,23 @@ skip() {
   echo "SKIPPED: $*"
   exit 77
 }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# OCL_ICD_VENDORS with PoCL's .icd file alone: the memory tests must not depend on which other
+# drivers the machine has (each reserves its own address space as the loader loads it).
+pocl_only() {
+  local pocl
+  pocl=$(grep -ls pocl /etc/OpenCL/vendors/*.icd 2>/dev/null | head -n 1)
+  [ -n "$pocl" ] || skip "no PoCL .icd file in /etc/OpenCL/vendors"
+  mkdir -p "$tmp/pocl-only"
+  cp "$pocl" "$tmp/pocl-only/"
+  export OCL_ICD_VENDORS=$tmp/pocl-only
+}
 # Address-space limits and AddressSanitizer do not mix: ASan reserves terabytes of shadow memory.
 address_limits_apply() {
   [ "${GEMM_SANITIZED:-0}" = 1 ] && skip "a sanitized build reserves terabytes of address space: ulimit -v / -d do not apply"
+  pocl_only
 }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 case "$mode" in
   pocl)
     env -u POCL_CACHE_DIR -u POCL_DEVICES -u GEMM_CL_OPTIONS "$3" --list-devices 2>/dev/null |
@@ -106,6 +117,7 @@ case "$mode" in
     exit 1
     ;;
   cgroup)
+    pocl_only
     bytes=$1
     shift
     name=gemm-test-$$
