@@ -39,6 +39,9 @@ pocl_only() {
   mkdir -p "$tmp/pocl-only"
   cp "$pocl" "$tmp/pocl-only/"
   export OCL_ICD_VENDORS=$tmp/pocl-only
+  # Khronos' loader adds the drivers named in OCL_ICD_FILENAMES to the directory's (NVIDIA's
+  # container images set it to NVIDIA's library), and OPENCL_LAYERS adds layers
+  unset OCL_ICD_FILENAMES OPENCL_LAYERS
 }
 # Address-space limits and AddressSanitizer do not mix: ASan reserves terabytes of shadow memory.
 address_limits_apply() {
@@ -156,6 +159,7 @@ case "$mode" in
         echo "$lib" >"$tmp/vendors/b-oclgrind.icd"
         ;;
     esac
+    unset OCL_ICD_FILENAMES OPENCL_LAYERS # as in pocl_only
     OCL_ICD_VENDORS=$tmp/vendors timeout 120 "$expect" "$@"
     ;;
   *)
