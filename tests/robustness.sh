@@ -43,6 +43,15 @@ pocl_only() {
   # container images set it to NVIDIA's library), and OPENCL_LAYERS adds layers
   unset OCL_ICD_FILENAMES OPENCL_LAYERS
 }
+# After pocl_only or the icd mode's directory: skip unless the loader now shows PoCL through STEP's
+# --list-devices (a loader that takes its drivers from elsewhere, e.g. one that ignores
+# OCL_ICD_VENDORS, cannot be given a set of drivers of ours)
+require_pocl_visible() {
+  local listing
+  listing=$(env -u POCL_CACHE_DIR -u POCL_DEVICES "$1" --list-devices 2>&1)
+  grep -q "Portable Computing Language" <<<"$listing" ||
+    skip "the OpenCL loader does not take the drivers this test gives it (OCL_ICD_VENDORS=$OCL_ICD_VENDORS); it shows: $(head -n 2 <<<"$listing" | tr '\n' ' ')"
+}
 # Address-space limits and AddressSanitizer do not mix: ASan reserves terabytes of shadow memory.
 address_limits_apply() {
   [ "${GEMM_SANITIZED:-0}" = 1 ] && skip "a sanitized build reserves terabytes of address space: ulimit -v / -d do not apply"
@@ -123,6 +132,7 @@ case "$mode" in
     pocl_only
     bytes=$1
     shift
+    require_pocl_visible "$3"
     name=gemm-test-$$
     if [ -f /sys/fs/cgroup/cgroup.controllers ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
       group=/sys/fs/cgroup/$name # v2
@@ -160,7 +170,9 @@ case "$mode" in
         ;;
     esac
     unset OCL_ICD_FILENAMES OPENCL_LAYERS # as in pocl_only
-    OCL_ICD_VENDORS=$tmp/vendors timeout 120 "$expect" "$@"
+    export OCL_ICD_VENDORS=$tmp/vendors
+    require_pocl_visible "$3"
+    timeout 120 "$expect" "$@"
     ;;
   *)
     echo "robustness.sh: unknown mode '$mode'" >&2
