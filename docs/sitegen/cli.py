@@ -1,0 +1,72 @@
+"""The command line of the site generator (docs/render.py): loads the inputs once, then lets every
+output module write its files."""
+import argparse
+import glob
+import os
+import sys
+
+from . import __doc__ as DESCRIPTION
+from . import arithmetic, diffs, plots, tables, tuning_tables
+from .common import InputError, ToolError
+from .records import load_ptxas, load_tuning
+from .results import load_results
+from .sources import discover_steps
+
+def check_html(gen_dir, html_dir):
+    """Doxygen copies an image into its output only when a page that it rendered shows it, and it
+    drops some content without a warning (e.g. a section command inside an \\includedoc'd file):
+    a generated plot missing from the output means a snippet that did not make it to its page."""
+    missing = [os.path.basename(p) for p in sorted(glob.glob(os.path.join(gen_dir, "*.svg")))
+               if not os.path.isfile(os.path.join(html_dir, os.path.basename(p)))]
+    if missing:
+        sys.stderr.write(f"render.py: error: plots generated but shown on no page: {', '.join(missing)}\n")
+        return 1
+    return 0
+
+
+
+class Context:
+    """What every output module's render(ctx) reads: the inputs, loaded once, and where to write."""
+
+    def __init__(self, args):
+        self.source = args.source
+        self.out = args.out
+        self.gnuplot = args.gnuplot
+        self.docs_dir = os.path.join(args.source, "docs")
+        self.steps = discover_steps(args.source)
+        self.results = load_results(args.results)
+        self.tuning_dir = args.tuning if args.tuning is not None else os.path.join(args.source, "bench", "tuning")
+        self.tuning = load_tuning(self.tuning_dir)
+        self.ptxas = load_ptxas(self.tuning_dir, self.results)
+
+
+# The modules that write the site's generated files, each with a render(ctx). A new kind of table
+# or picture goes into one of them (or a new module listed here).
+OUTPUTS = (diffs, tables, arithmetic, tuning_tables, plots)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--source", required=True, help="the repository root")
+    ap.add_argument("--results", required=True, help="directory of results CSV files")
+    ap.add_argument("--out", required=True, help="output directory (created)")
+    ap.add_argument("--tuning", help="directory of tuning records and compiler reports "
+                                     "(default: SOURCE/bench/tuning)")
+    ap.add_argument("--gnuplot", default="gnuplot", help="the gnuplot program")
+    ap.add_argument("--check-html", metavar="DIR",
+                    help="instead: check that Doxygen's output DIR shows every plot generated in --out")
+    args = ap.parse_args()
+    if args.check_html:
+        return check_html(args.out, args.check_html)
+    try:
+        os.makedirs(args.out, exist_ok=True)
+        ctx = Context(args)
+        for module in OUTPUTS:
+            module.render(ctx)
+    except InputError as e:
+        sys.stderr.write(f"render.py: error: {e}\n")
+        return 2
+    except (ToolError, OSError) as e:
+        sys.stderr.write(f"render.py: error: {e}\n")
+        return 3
+    return 0
