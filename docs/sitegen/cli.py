@@ -6,7 +6,7 @@ import os
 import sys
 
 from . import __doc__ as DESCRIPTION
-from . import arithmetic, diffs, plots, tables, tuning_tables
+from . import arithmetic, diffs, params, plots, tables, tuning_tables
 from .common import InputError, ToolError
 from .records import load_ptxas, load_tuning
 from .results import load_results
@@ -38,11 +38,12 @@ class Context:
         self.tuning_dir = args.tuning if args.tuning is not None else os.path.join(args.source, "bench", "tuning")
         self.tuning = load_tuning(self.tuning_dir)
         self.ptxas = load_ptxas(self.tuning_dir, self.results)
+        self.defaults = params.read_defaults(args.source)
 
 
 # The modules that write the site's generated files, each with a render(ctx). A new kind of table
 # or picture goes into one of them (or a new module listed here).
-OUTPUTS = (diffs, tables, arithmetic, tuning_tables, plots)
+OUTPUTS = (diffs, params, tables, arithmetic, tuning_tables, plots)
 
 
 def main():
