@@ -12,9 +12,9 @@ PARAMS_C = os.path.join("common", "src", "gemm_params.c")
 
 # The classes of gemm_cl.h that get parameters, in the order of the step's --help, with what they
 # cover and the C name of their rows
-CLASSES = [("cpu", "GEMM_DEVICE_CPU", "CPUs (PoCL), and devices of class `other`"),
-           ("nvidia-gpu", "GEMM_DEVICE_NVIDIA_GPU", "NVIDIA GPUs through NVIDIA's OpenCL"),
-           ("gpu", None, "any other GPU (AMD, Intel, ...)")]
+CLASSES = [("cpu", "GEMM_DEVICE_CPU", "CPUs (PoCL), and class `other`"),
+           ("nvidia-gpu", "GEMM_DEVICE_NVIDIA_GPU", "NVIDIA GPUs"),
+           ("gpu", None, "other GPUs (AMD, Intel, ...)")]
 
 ROW = re.compile(r'\{\s*"(\w+)"\s*,\s*(ANY|GEMM_DEVICE_\w+)\s*,\s*"([^"]*)"\s*\}')
 
@@ -47,12 +47,12 @@ def defaults_snippet(step, defaults, results):
     if not table:
         return f"`{PARAMS_C}` has no defaults for this step.\n"
     names = list(dict.fromkeys(n for cls, _, _ in CLASSES for n in table[cls]))
-    lines = ["| device class | what it covers | " + " | ".join(names) + " | recorded runs with these values |",
-             "|---|---|" + "---:|" * len(names) + "---|"]
+    lines = ["| device class | " + " | ".join(names) + " | recorded runs with these values |",
+             "|---|" + "---:|" * len(names) + "---|"]
     for cls, _, what in CLASSES:
         ran = [f"`{md_escape(r.stem)}`" for r in results if r.row(step.name) is not None
                and parse_params(r.row(step.name)["params"]) == table[cls]]
-        lines.append(f"| `{cls}` | {what} | " + " | ".join(str(table[cls].get(n, "-")) for n in names)
+        lines.append(f"| `{cls}`: {what} | " + " | ".join(str(table[cls].get(n, "-")) for n in names)
                      + f" | {', '.join(ran) or '-'} |")
     return (f"From `{PARAMS_C}`, the table the programs read (a step's `--help` prints the same); "
             "`-D NAME=VALUE` overrides any of them:\n\n" + "\n".join(lines) + "\n")
