@@ -3,14 +3,14 @@
 # each step's default parameters: the file docs/render.py shows beside each step's arithmetic
 # (bench/tuning/NAME-ptxas.txt for docs/results/NAME.csv). Run on the GPU machine after
 # bench/gpu_setup.sh and `. build-gpu/env.sh`:
-#   bench/ptxas_report.sh build-gpu > bench/tuning/nvidia-h200-ptxas.txt
+#   bench/ptxas_report.sh build-gpu > bench/tuning/nvidia-h100-ptxas.txt
 # CUDA_CACHE_DISABLE=1: a kernel found in NVIDIA's compute cache is not compiled again and would
 # leave no report.
 set -u
 build=${1:?usage: bench/ptxas_report.sh BUILD_DIR}
-for step in kernel01_naive kernel02_tiled kernel03_vectorized kernel04_transpose kernel05_register_blocking \
-            kernel06_padding; do
-  echo "== $step"
-  CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose "$build/$step/$step" --size 256 --no-verify \
+for exe in "$build"/kernel[0-9][0-9]_*/kernel[0-9][0-9]_*; do
+  [ -x "$exe" ] || continue
+  echo "== $(basename "$exe")"
+  CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose "$exe" --size 256 --no-verify \
     2>&1 | grep -E '^ptxas|^parameters'
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The parameter sweeps behind the NVIDIA defaults in common/src/gemm_params.c, as run on the lent
 # GPU (see bench/README.md, "Tuning record"). Run after bench/gpu_setup.sh:
-#   . build-gpu/env.sh && bench/tune_nvidia.sh OUT.csv [steps|padding|...]   (default: all)
+#   . build-gpu/env.sh && bench/tune_nvidia.sh OUT.csv [steps|padding|...]   (default: steps padding)
 set -u
 out=${1:?usage: bench/tune_nvidia.sh OUT.csv [PART...]}
 shift
@@ -61,6 +61,56 @@ occupancy() {
   done
   tune --size "$(seq -s, 3968 16 4224),4095,4097" --step kernel06_padding --no-verify-best \
        --grid "${grids[0]}" --grid "${grids[1]}" --grid "${grids[2]}"
+}
+
+# Step 7 (double buffering): tile shapes, depths and register blocks at 4096. Two tiles of each
+# now sit in local memory, so TSK=32 with 128 x 128 tiles (64 KiB) is refused on a 48 KiB device.
+double_buffering() {
+  tune --size 4096 --step kernel07_double_buffering \
+       --grid "TSM=64,128 TSN=64,128 TSK=8,16,32 WPTM=4,8 WPTN=8 WIDTH=4" \
+       --grid "TSM=128 TSN=128,256 TSK=8,16 WPTM=8 WPTN=16 WIDTH=4" \
+       --grid "TSM=256 TSN=128 TSK=8,16 WPTM=16 WPTN=8 WIDTH=4"
+}
+
+# Step 8 (warp tiling): warp tiles of 32 work-items (4 x 8, 8 x 4) and of 16 or 64, in 128 x 128
+# blocks and in the larger blocks that 8 x 16 register blocks allow.
+warp_tiling() {
+  tune --size 4096 --step kernel08_warp_tiling \
+       --grid "TSM=128 TSN=128 TSK=8,16 WTM=32,64 WTN=32,64 WPTM=8 WPTN=8 WIDTH=4" \
+       --grid "TSM=128 TSN=256 TSK=8,16 WTM=32,64 WTN=64,128 WPTM=8 WPTN=16 WIDTH=4" \
+       --grid "TSM=256 TSN=128 TSK=8,16 WTM=64,128 WTN=32,64 WPTM=16 WPTN=8 WIDTH=4" \
+       --grid "TSM=64,128 TSN=128 TSK=16 WTM=16,32 WTN=64 WPTM=4 WPTN=8 WIDTH=4"
+}
+
+# Steps 7 and 8 as they are ("plain") and as the variants of bench/variants.py ("unroll": the k
+# loop inside a tile unrolled; "prefetch": unrolled, and the fragments of k+1 read from local
+# memory into registers during the multiply-adds of k), over the shapes that led the sweeps above.
+# Written to OUT-plain.csv, OUT-unroll.csv, OUT-prefetch.csv.
+variants() {
+  local dir=build-gpu/variants f v g
+  for f in kernel07_double_buffering/double_buffering.cl kernel08_warp_tiling/warp_tiling.cl; do
+    python3 bench/variants.py "$f" "$dir" >/dev/null
+  done
+  local g7=("TSM=128 TSN=128 TSK=8,16 WPTM=8 WPTN=16 WIDTH=4" "TSM=128 TSN=128 TSK=8 WPTM=8 WPTN=8 WIDTH=4"
+            "TSM=128 TSN=128 TSK=16 WPTM=16 WPTN=8 WIDTH=4" "TSM=64,128 TSN=64,128 TSK=16 WPTM=8 WPTN=8 WIDTH=4"
+            "TSM=128 TSN=256 TSK=8 WPTM=8 WPTN=16 WIDTH=4" "TSM=256 TSN=128 TSK=8 WPTM=16 WPTN=8 WIDTH=4")
+  local g8=("TSM=128 TSN=128 TSK=8,16 WTM=32,64 WTN=64,128 WPTM=8 WPTN=16 WIDTH=4"
+            "TSM=128 TSN=128 TSK=8 WTM=32,64 WTN=32,64 WPTM=8 WPTN=8 WIDTH=4"
+            "TSM=128 TSN=128 TSK=16 WTM=64,128 WTN=32,64 WPTM=16 WPTN=8 WIDTH=4"
+            "TSM=128 TSN=256 TSK=8 WTM=32,64 WTN=64,128 WPTM=8 WPTN=16 WIDTH=4")
+  for v in plain unroll prefetch; do
+    local a7=() a8=() kf7=() kf8=()
+    for g in "${g7[@]}"; do a7+=(--grid "$g"); done
+    for g in "${g8[@]}"; do a8+=(--grid "$g"); done
+    if [ "$v" != plain ]; then
+      kf7=(--kernel-file "$dir/${v}_double_buffering.cl")
+      kf8=(--kernel-file "$dir/${v}_warp_tiling.cl")
+    fi
+    python3 bench/tune.py --build-dir build-gpu --out "${out%.csv}-$v.csv" --step kernel07_double_buffering \
+      "${a7[@]}" -- "${kf7[@]}" --repeat 5 --warmup 2
+    python3 bench/tune.py --build-dir build-gpu --out "${out%.csv}-$v.csv" --step kernel08_warp_tiling \
+      "${a8[@]}" -- "${kf8[@]}" --repeat 5 --warmup 2
+  done
 }
 
 for p in $parts; do $p; done

@@ -29,7 +29,7 @@
 //             block of C; it walks along K one TSK-deep tile of A^T and of B at a time.
 //             TSK: the tile depth along K.
 //             WIDTH: the vector width, 1, 2, 4 or 8.
-// Constraints M, N and K multiples of TSM, TSN and TSK (no bounds checks: see step 6);
+// Constraints M a multiple of TSM, N of TSN, K of TSK (no bounds checks: see step 6);
 //             TSM and TSN multiples of WIDTH;
 //             AT, B and C start at addresses aligned to WIDTH floats;
 //             TSM*TSN/WIDTH <= the device's maximum work-group size;

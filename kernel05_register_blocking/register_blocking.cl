@@ -22,8 +22,8 @@
 //              const global float *AT, const global float *B, global float *C)
 //             AT is A transposed (K x M). The kernel declares AT, B and C as arrays of floatN:
 //             the buffers are ordinary float arrays, read and written WIDTH floats at a time.
-// Launch      2D NDRange. Dimension 0 runs along the columns of C in steps of WIDTH (one vector
-//             per work-item), dimension 1 along the rows.
+// Launch      2D NDRange of work-items, each computing a WPTM x WPTN block of C: dimension 0
+//             runs along the columns of C (N/WPTN work-items), dimension 1 along the rows (M/WPTM).
 //             global = (N/WPTN, M/WPTM), local = (TSN/WPTN, TSM/WPTM)
 // Parameters  TSM, TSN: the work-group is TSN/WPTN x TSM/WPTM work-items and computes a TSM x TSN
 //             block of C; it walks along K one TSK-deep tile of A^T and of B at a time.
@@ -31,7 +31,7 @@
 //             WPTM, WPTN: each work-item computes WPTM rows x WPTN columns of C ("work per
 //             thread"), as WPTN/WIDTH vectors in each of WPTM rows.
 //             WIDTH: the vector width, 1, 2, 4 or 8.
-// Constraints M, N and K multiples of TSM, TSN and TSK (no bounds checks: see step 6);
+// Constraints M a multiple of TSM, N of TSN, K of TSK (no bounds checks: see step 6);
 //             TSM a multiple of WPTM, TSN of WPTN, WPTM and WPTN multiples of WIDTH;
 //             AT, B and C start at addresses aligned to WIDTH floats;
 //             (TSM/WPTM)*(TSN/WPTN) <= the device's maximum work-group size;

@@ -29,15 +29,18 @@
 //             Each work-item writes WIDTH floats of a row of out as one vector.
 // Launch      global = (paddedCols/WIDTH, paddedRows) each rounded up to TRANSPOSE_TILE,
 //             local = (TRANSPOSE_TILE, TRANSPOSE_TILE)
-// Constraints paddedCols a multiple of WIDTH; out aligned to WIDTH floats.
+// Parameters  TRANSPOSE_TILE: side of the square work-groups.
+//             WIDTH: floats per vector, as in sgemm (1, 2, 4 or 8).
+// Constraints paddedCols a multiple of WIDTH; out aligned to WIDTH floats;
+//             TRANSPOSE_TILE^2 <= the maximum work-group size.
 //
 // Kernel 3 of 4: sgemm, step 5's kernel unchanged, on the padded sizes Mp, Np, Kp
 // Arguments   (int M, int N, int K, float alpha, float beta,
 //              const global float *AT, const global float *B, global float *C)
 //             AT is A transposed (K x M). The kernel declares AT, B and C as arrays of floatN:
 //             the buffers are ordinary float arrays, read and written WIDTH floats at a time.
-// Launch      2D NDRange. Dimension 0 runs along the columns of C in steps of WIDTH (one vector
-//             per work-item), dimension 1 along the rows.
+// Launch      2D NDRange of work-items, each computing a WPTM x WPTN block of C: dimension 0
+//             runs along the columns of C (N/WPTN work-items), dimension 1 along the rows (M/WPTM).
 //             global = (N/WPTN, M/WPTM), local = (TSN/WPTN, TSM/WPTM)
 // Parameters  TSM, TSN: the work-group is TSN/WPTN x TSM/WPTM work-items and computes a TSM x TSN
 //             block of C; it walks along K one TSK-deep tile of A^T and of B at a time.
@@ -45,7 +48,7 @@
 //             WPTM, WPTN: each work-item computes WPTM rows x WPTN columns of C ("work per
 //             thread"), as WPTN/WIDTH vectors in each of WPTM rows.
 //             WIDTH: the vector width, 1, 2, 4 or 8.
-// Constraints M, N and K multiples of TSM, TSN and TSK (true of the padded sizes by construction);
+// Constraints M a multiple of TSM, N of TSN, K of TSK (true of the padded sizes by construction);
 //             TSM a multiple of WPTM, TSN of WPTN, WPTM and WPTN multiples of WIDTH;
 //             AT, B and C start at addresses aligned to WIDTH floats;
 //             (TSM/WPTM)*(TSN/WPTN) <= the device's maximum work-group size;
@@ -62,8 +65,16 @@
 //             Each work-item reads WIDTH floats of a row of in as one vector.
 // Launch      global = (ceil(cols/WIDTH), rows) each rounded up to TRANSPOSE_TILE,
 //             local = (TRANSPOSE_TILE, TRANSPOSE_TILE)
-// Constraints paddedCols a multiple of WIDTH; in aligned to WIDTH floats.
+// Parameters  TRANSPOSE_TILE: side of the square work-groups.
+//             WIDTH: floats per vector, as in sgemm (1, 2, 4 or 8).
+// Constraints paddedCols a multiple of WIDTH; in aligned to WIDTH floats;
+//             TRANSPOSE_TILE^2 <= the maximum work-group size.
 // When beta == 0, out is only written, never read.
+//
+// Which kernel applies beta: when M and N are multiples of TSM and TSN, C needs no padding, sgemm
+// writes straight into C with the caller's alpha and beta and unpad is not launched; otherwise
+// sgemm writes the padded C with the caller's alpha and beta = 0, and unpad applies the caller's
+// beta. B is padded only when K or N is not a multiple of TSK or TSN; A is always transposed.
 
 #if WIDTH == 1
     typedef float floatX;

@@ -171,6 +171,10 @@ int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, lon
 #define GEMM_PARAM_WPTM {"WPTM", 1, 32, "work per thread along M: each work-item computes WPTM rows of C"}
 /** @brief WPTN: columns of C per work-item. */
 #define GEMM_PARAM_WPTN {"WPTN", 1, 32, "work per thread along N: each work-item computes WPTN columns of C"}
+/** @brief WTM: rows of C per warp. */
+#define GEMM_PARAM_WTM {"WTM", 1, 256, "warp tile height: the work-items of a warp compute WTM rows of C together"}
+/** @brief WTN: columns of C per warp. */
+#define GEMM_PARAM_WTN {"WTN", 1, 256, "warp tile width: the work-items of a warp compute WTN columns of C together"}
 /** @brief WIDTH: the vector width. */
 #define GEMM_PARAM_WIDTH \
     {"WIDTH", 1, 8, "vector width (1, 2, 4 or 8): loads, stores and arithmetic on WIDTH floats at a time"}
@@ -194,6 +198,20 @@ int gemm_require_vector_tiles(gemm_msg *msg, const gemm_problem *p);
  * @return 0 or #GEMM_EXIT_BAD_INPUT.
  */
 int gemm_require_register_blocks(gemm_msg *msg, const gemm_problem *p);
+
+/**
+ * @brief The check of steps 7 and 8 on their tile loads, after gemm_require_register_blocks():
+ * each tile, TSK*TSM/WIDTH vectors of A^T and TSK*TSN/WIDTH of B, divides evenly among the
+ * (TSM/WPTM)*(TSN/WPTN) work-items of a work-group, which hold their shares in registers.
+ * @return 0 or #GEMM_EXIT_BAD_INPUT.
+ */
+int gemm_require_even_tile_loads(gemm_msg *msg, const gemm_problem *p);
+
+/**
+ * @brief The checks of step 8 on its warp tiles, after gemm_require_register_blocks(): TSM a
+ * multiple of WTM, TSN of WTN, WTM of WPTM and WTN of WPTN. @return 0 or #GEMM_EXIT_BAD_INPUT.
+ */
+int gemm_require_warp_tiles(gemm_msg *msg, const gemm_problem *p);
 
 /**
  * @brief Checks a vector width WIDTH for the vectorized steps: one of 1, 2, 4, 8, and buffers

@@ -370,6 +370,33 @@ int gemm_cl_open(gemm_cl *cl, const gemm_device_info *dev, gemm_msg *msg)
     return 0;
 }
 
+/* GEMM_PROGRAM_BINARY=FILE writes the compiled program as the driver returns it (on NVIDIA, PTX
+ * text: what the kernel became, before the driver assembles it for the GPU). */
+static int save_binary(gemm_cl *cl, const char *path, gemm_msg *msg)
+{
+    if (!path || !*path)
+        return 0;
+    size_t size = 0;
+    cl_int err = clGetProgramInfo(cl->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL);
+    if (err != CL_SUCCESS)
+        return gemm_cl_fail(msg, "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)", err);
+    unsigned char *binary = malloc(size ? size : 1);
+    if (!binary)
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory for the program binary (%zu bytes)", size);
+    err = clGetProgramInfo(cl->program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL);
+    if (err != CL_SUCCESS) {
+        free(binary);
+        return gemm_cl_fail(msg, "clGetProgramInfo(CL_PROGRAM_BINARIES)", err);
+    }
+    FILE *f = fopen(path, "wb");
+    const int ok = f && fwrite(binary, 1, size, f) == size;
+    const int closed = f && fclose(f) == 0;
+    free(binary);
+    if (!ok || !closed)
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "cannot write the program binary to '%s' (GEMM_PROGRAM_BINARY)", path);
+    return 0;
+}
+
 int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg *msg)
 {
     cl_int err;
@@ -395,7 +422,7 @@ int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg
         free(log);
     }
     if (err == CL_SUCCESS)
-        return 0;
+        return save_binary(cl, getenv("GEMM_PROGRAM_BINARY"), msg);
     return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "the OpenCL program did not build: %s (%d); build log above",
                      gemm_cl_error_name(err), (int)err);
 }

@@ -14,7 +14,8 @@ static const struct {
 } table[] = {
     /* ANY rows: generic values, what other GPUs (AMD, Intel, ...) start from.
      * CPU rows: the best of the PoCL sweeps in bench/tuning/pocl-cpu-tune.csv (2-core Xeon, 512^3).
-     * NVIDIA rows: the best of the sweeps in bench/tuning/nvidia-h200-run4.csv (H200, 4096^3),
+     * NVIDIA rows: the best of the sweeps in bench/tuning/nvidia-h200-run4.csv (H200, 4096^3) for
+     * steps 1-5 and of nvidia-h100-run8.csv and -run9-plain.csv (H100, 4096^3) for steps 7 and 8,
      * except step 6, which takes smaller tiles and blocks than step 5, to waste less in
      * zero-padding and to keep the waves even above a multiple of the tiles: chosen by its lowest
      * rate over 3968-4224 in nvidia-h200-run7.csv (bench/README.md, "Tuning record"). */
@@ -35,6 +36,12 @@ static const struct {
     {"kernel06_padding", ANY, "TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=8 WIDTH=4 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1"},
     {"kernel06_padding", GEMM_DEVICE_CPU, "TSM=32 TSN=64 WPTM=8 WPTN=8 WIDTH=8"},
     {"kernel06_padding", GEMM_DEVICE_NVIDIA_GPU, "TSM=64 TSN=64 TSK=32 WPTM=4 WPTN=8"},
+    {"kernel07_double_buffering", ANY, "TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=8 WIDTH=4 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1"},
+    {"kernel07_double_buffering", GEMM_DEVICE_CPU, "TSM=32 TSN=64 WPTM=8 WPTN=8 WIDTH=8"},
+    {"kernel07_double_buffering", GEMM_DEVICE_NVIDIA_GPU, "TSM=128 TSN=128 TSK=16 WPTM=8 WPTN=16"},
+    {"kernel08_warp_tiling", ANY, "TSM=64 TSN=64 TSK=16 WTM=16 WTN=64 WPTM=4 WPTN=8 WIDTH=4 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1"},
+    {"kernel08_warp_tiling", GEMM_DEVICE_CPU, "TSM=32 TSN=64 WTM=32 WTN=64 WPTM=8 WPTN=8 WIDTH=8"},
+    {"kernel08_warp_tiling", GEMM_DEVICE_NVIDIA_GPU, "TSM=128 TSN=128 TSK=16 WTM=64 WTN=64 WPTM=16 WPTN=8"},
 };
 
 int gemm_params_defaults(const char *step, gemm_device_class cls, gemm_defines *out, gemm_msg *msg)

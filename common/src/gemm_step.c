@@ -149,6 +149,30 @@ int gemm_require_register_blocks(gemm_msg *msg, const gemm_problem *p)
     return rc;
 }
 
+int gemm_require_even_tile_loads(gemm_msg *msg, const gemm_problem *p)
+{
+    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
+    const long width = gemm_param(p, "WIDTH"), wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
+    const long threads = (tsm / wptm) * (tsn / wptn), a = tsk * (tsm / width), b = tsk * (tsn / width);
+    return gemm_require(msg, a % threads == 0 && b % threads == 0,
+                        "a tile of A^T (TSK*TSM/WIDTH = %ld vectors) and of B (TSK*TSN/WIDTH = %ld) must divide evenly "
+                        "among the (TSM/WPTM)*(TSN/WPTN) = %ld work-items that load them",
+                        a, b, threads);
+}
+
+int gemm_require_warp_tiles(gemm_msg *msg, const gemm_problem *p)
+{
+    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), wtm = gemm_param(p, "WTM");
+    const long wtn = gemm_param(p, "WTN"), wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
+    int rc = gemm_require(msg, tsm % wtm == 0 && tsn % wtn == 0,
+                          "TSM=%ld must be a multiple of WTM=%ld and TSN=%ld a multiple of WTN=%ld", tsm, wtm, tsn, wtn);
+    if (!rc)
+        rc = gemm_require(msg, wtm % wptm == 0 && wtn % wptn == 0,
+                          "WTM=%ld must be a multiple of WPTM=%ld and WTN=%ld a multiple of WPTN=%ld", wtm, wptm, wtn,
+                          wptn);
+    return rc;
+}
+
 gemm_launch *gemm_plan_transpose(gemm_plan *plan, const char *label, long rows, long cols, long tile, long pad,
                                  gemm_buffer_id in, gemm_buffer_id out)
 {
