@@ -19,6 +19,7 @@ import textwrap
 
 from . import stepdefs
 from .common import InputError, md_escape, parse_params, write
+from .params import device_class
 
 # One colour per highlighted work-item: (0, 0), its neighbour along dimension 0, along dimension 1
 ITEMS = [((0, 0), "#1f5fa8", "work-item (0, 0)"), ((1, 0), "#e07b1a", "work-item (1, 0), next along dimension 0"),
@@ -34,7 +35,7 @@ def example_size(d, P):
     work-items) show."""
     rows, cols = d.block(P)
     depth = d.k_tile(P) or rows
-    awkward = (2 * rows + max(1, rows // 3), 2 * cols + max(1, cols // 2) + 1, 3 * depth + max(1, depth // 2))
+    awkward = (2 * rows + rows * 3 // 4 + 1, 2 * cols + cols * 2 // 3 + 1, 3 * depth + depth // 2 + 1)
     return awkward if d.refusal(P, awkward) is None else (3 * rows, 3 * cols, 4 * depth)
 
 
@@ -113,7 +114,7 @@ class Canvas:
         self.ax.set_aspect("equal", anchor="N")
         self.ax.axis("off")
         box = self.ax.get_position()
-        self.ax.figure.text(box.x0, 0.9, title, fontsize=10, weight="bold", va="bottom")
+        self.ax.figure.text(box.x0, 0.865, title, fontsize=10, weight="bold", va="bottom")
 
 
 def hatch_outside(cv, x, y, rows, cols, real_rows, real_cols):
@@ -146,8 +147,8 @@ class View:
         depth = g.k_tile or 1
         tiles_k = g.kernel_size[2] // depth
         self.t = tiles_k - 1 if last else min(1, tiles_k - 1)
-        if any(tile.buffers > 1 for tile in g.tiles):  # show the buffer being computed beside the next one
-            self.t = max(self.t, 1) if tiles_k > 1 else 0
+        if any(tile.buffers > 1 for tile in g.tiles):  # a tile computed while the next one is loaded
+            self.t = max(0, tiles_k - 2) if last else min(1, max(0, tiles_k - 2))
         self.kk = min(1, depth - 1)
         self.why = "zero-padding" if self.padded else "work-items that return at once"
 
@@ -216,11 +217,9 @@ def panel_tiles(cv, v):
         return
     pm, pn, pk = names(d, g.params)
     w, kk, t = g.width, v.kk, v.t
-    (gx, gy), (rows_blk, cols_blk), depth = v.group, g.block, g.k_tile
-    m, n, k = v.size
-    widest = max(tile.float_shape[1] * tile.buffers for tile in g.tiles)
-    hgap = max(2.0, 0.12 * widest)
-    vgap = max(9.0, 0.3 * widest)
+    (rows_blk, cols_blk), depth = g.block, g.k_tile
+    widest = max(tile.float_shape[1] for tile in g.tiles)
+    unit = max(widest, sum(t.float_shape[0] * t.buffers for t in g.tiles)) / 40.0  # about a line of text
     y = 0.0
     for tile in g.tiles:
         rows, cols = tile.float_shape
@@ -232,41 +231,50 @@ def panel_tiles(cv, v):
                     else f"row m = {pk} = {depth} values along k")
         else:
             what = f"row k = the {pn} = {cols_blk} columns at that k"
-        cv.text(0, y - 1.0, f"{tile.name}{decl}{vec}: {what}", ha="left", va="bottom", size=8)
-        for b in range(tile.buffers):
-            x = b * (cols + hgap)
+        y += 2.2 * unit
+        cv.text(0, y - 0.4 * unit, f"{tile.name}{decl}{vec}: {what}", ha="left", va="bottom", size=8)
+        for b in range(tile.buffers):  # step 7: the buffers one under the other
             current = tile.buffers == 1 or b == t % tile.buffers
-            cv.rect(x, y, cols, rows, fill="#fafbfc" if current else "#eeeeee", edge="#333333", lw=0.9, z=1)
-            cv.grid(x, y, rows, cols, 1, 1, lw=0.25)
-            if w > 1:
-                cv.grid(x, y, rows, cols, 0, w, color="#8f98a8", lw=0.5)
             if tile.buffers > 1:
-                cv.text(x + cols / 2, y + rows + 1.0, f"buffer {b}: " + (f"tile {t}, computed now" if current else
-                        f"tile {t + 1}, loaded meanwhile"), va="top", size=7.5, color="#333333")
-            if not current:
-                continue
-            # the zeros this work-group's tile holds (step 6), the k-slice at kk, and what the
-            # highlighted work-items read there
-            real_i = (m - gy * rows_blk) if tile.operand == "A" else (n - gx * cols_blk)
-            real_k = k - t * depth
-            zeros = {tile.cell(i, kx, t)[-2:] for i in range(rows_blk if tile.operand == "A" else cols_blk)
-                     for kx in range(depth) if i >= real_i or kx >= real_k} if v.padded else set()
-            cv.cells(x, y, zeros, PAD_FILL, z=3, hatch="////")
-            if k_major:
-                cv.rect(x, y + kk, cols, 1, fill=SLICE_FILL, edge="#7a55b0", lw=0.6, z=3)
-                cv.text(x + cols + 0.5, y + kk + 0.5, f"\u2190 k = {kk}", ha="left", size=7.5, color="#5a3d8a")
-            else:
-                cv.rect(x + kk, y, 1, rows, fill=SLICE_FILL, edge="#7a55b0", lw=0.6, z=3)
-                cv.text(x + kk + 0.5, y + rows + 0.5, f"\u2191 k = {kk}", va="top", size=7.5, color="#5a3d8a")
-            for (lx, ly), color, _ in ITEMS:
-                if lx < g.local_size[0] and ly < g.local_size[1]:
-                    cv.cells(x, y, {p[-2:] for p in g.reads(lx, ly, kk, t)[tile.name]}, color, z=5)
-        y += rows + vgap
+                y += 1.6 * unit
+                cv.text(0, y - 0.3 * unit, f"buffer {b}: " + (f"tile {t}, read now" if current else
+                        f"tile {t + 1}, being stored (from registers)"), ha="left", va="bottom", size=7.5,
+                        color="#333333" if current else "#777777")
+            cv.rect(0, y, cols, rows, fill="#fafbfc" if current else "#eeeeee", edge="#333333", lw=0.9, z=1)
+            cv.grid(0, y, rows, cols, 1, 1, lw=0.25)
+            if w > 1:
+                cv.grid(0, y, rows, cols, 0, w, color="#8f98a8", lw=0.5)
+            if current:
+                tile_view(cv, v, tile, 0, y)
+            y += rows + (1.6 * unit if not k_major else 0.4 * unit)
     note = (f"k = {kk}: the k-slice read now ({'a row' if g.tiles[0].axes[0] == 'k' else 'a column'} of Asub, "
             "a row of Bsub)" + ("; hatched: zeros of the padding" if v.padded else ""))
-    cv.text(0, y - vgap + 3.0, note, ha="left", va="top", size=8, color="#5a3d8a")
-    right = max(tile.float_shape[1] * tile.buffers + hgap * (tile.buffers - 1) for tile in g.tiles)
-    cv.finish(-0.5, -0.12 * widest - 4, right + 0.06 * widest + 4, y, "The tiles in local memory")
+    cv.text(0, y + 0.6 * unit, note, ha="left", va="top", size=8, color="#5a3d8a")
+    cv.finish(-0.5, -0.5 * unit, widest + 3 * unit, y + 2.5 * unit, "The tiles in local memory")
+
+
+def tile_view(cv, v, tile, x, y):
+    """In the buffer being read: the zeros this work-group's tile holds (step 6 on), the k-slice at
+    kk, and what the highlighted work-items read there."""
+    g = v.g
+    kk, t = v.kk, v.t
+    (gx, gy), (rows_blk, cols_blk), depth = v.group, g.block, g.k_tile
+    m, n, k = v.size
+    rows, cols = tile.float_shape
+    real_i = (m - gy * rows_blk) if tile.operand == "A" else (n - gx * cols_blk)
+    real_k = k - t * depth
+    zeros = {tile.cell(i, kx, t)[-2:] for i in range(rows_blk if tile.operand == "A" else cols_blk)
+             for kx in range(depth) if i >= real_i or kx >= real_k} if v.padded else set()
+    cv.cells(x, y, zeros, PAD_FILL, z=3, hatch="////")
+    if tile.axes[0] == "k":
+        cv.rect(x, y + kk, cols, 1, fill=SLICE_FILL, edge="#7a55b0", lw=0.6, z=3)
+        cv.text(x + cols + 0.5, y + kk + 0.5, f"\u2190 k = {kk}", ha="left", size=7.5, color="#5a3d8a")
+    else:
+        cv.rect(x + kk, y, 1, rows, fill=SLICE_FILL, edge="#7a55b0", lw=0.6, z=3)
+        cv.text(x + kk + 0.5, y + rows + 0.3, f"\u2191 k = {kk}", va="top", size=7.5, color="#5a3d8a")
+    for (lx, ly), color, _ in ITEMS:
+        if lx < g.local_size[0] and ly < g.local_size[1]:
+            cv.cells(x, y, {p[-2:] for p in g.reads(lx, ly, kk, t)[tile.name]}, color, z=5)
 
 
 def panel_block(cv, v):
@@ -283,11 +291,16 @@ def panel_block(cv, v):
             cv.cells(0, 0, g.owned(lx, ly), color, z=5, edge="white")
     real_rows, real_cols = v.real_in_block()
     hatch_outside(cv, 0, 0, rows, cols, real_rows, real_cols)
+    for i, (r0, c0, wr, wc) in enumerate(g.sub_tiles):  # step 8: the warp tiles, warp 0's shaded
+        cv.rect(c0, r0, wc, wr, fill="#d9e6f5" if i == 0 else "none", edge="#1f3f7a", lw=1.4, z=2 if i == 0 else 6)
+        cv.text(c0 + wc / 2, r0 + wr / 2, f"warp {i}", size=7.5, color="#1f3f7a")
     pad = max(rows, cols) * 0.05
     cv.text(cols / 2, -pad, f"{pn} = {cols}" + (f" (vectors of WIDTH = {w})" if w > 1 else ""), va="bottom")
     cv.text(-pad * 1.6, rows / 2, f"{pm} = {rows}", rotation=90)
     gx, gy = v.group
-    below = f"work-group ({gx}, {gy})" + (f"; hatched: {v.why}" if real_rows < rows or real_cols < cols else "")
+    below = f"work-group ({gx}, {gy})" + (f";\nhatched: {v.why}" if real_rows < rows or real_cols < cols else "")
+    if g.sub_tiles:
+        below += f"\nwarp tiles WTM x WTN = {g.sub_tiles[0][2]} x {g.sub_tiles[0][3]}, {g.warp_items} work-items each"
     cv.text(0, rows + pad, below, ha="left", va="top", size=8)
     cv.finish(-pad * 3.5, -pad * 3, cols + pad, rows + pad * 3, "Who computes what in the block")
 
@@ -300,12 +313,10 @@ def summary_lines(g, d):
     lines = [f"NDRange {g0} x {g1} work-items in work-groups of {l0} x {l1} = {g.items} "
              f"(dimension 0 along the columns of C); {g.groups[0]} x {g.groups[1]} work-groups."]
     own = f"Each work-item stores {pr} x {pc} = {pr * pc} element{'s' if pr * pc > 1 else ''} of C"
-    if "WPTM" in P:
-        own += (f": a WPTM x WPTN register block, WIDTH = {g.width} rows at a time, RTSM = TSM/WPTM = "
-                f"{g.local_size[1]} vectors of rows apart, and vectors RTSN = TSN/WPTN = {g.local_size[0]} apart")
-    elif g.width > 1:
-        own += f": one vector of WIDTH = {g.width}"
-    lines.append(own + ".")
+    lines.append(own + (": " + d.ownership_text(P) if d.ownership_text(P) else "") + ".")
+    if g.tiles and g.tiles[0].buffers > 1:
+        lines.append(f"{g.tiles[0].buffers} buffers of each tile: tile t is computed from buffer t%2 while tile t+1 "
+                     "travels from global memory through registers into the other.")
     if g.tiles:
         lines.append(f"Local memory: {g.local_bytes} bytes per work-group"
                      + (f"; the sgemm kernel runs on the zero-padded {g.kernel_size[0]} x {g.kernel_size[1]} x "
@@ -322,8 +333,8 @@ def draw(d, P, size, path, title):
     fig = plt.figure(figsize=(10.0, 6.2))
     heading, _, detail = title.partition(": ")
     fig.text(0.01, 0.985, heading, fontsize=11.5, weight="bold", va="top")
-    fig.text(0.01, 0.948, textwrap.fill(detail, 150), fontsize=9, va="top", color="#333333")
-    axes = [fig.add_axes(r) for r in ([0.01, 0.2, 0.34, 0.68], [0.37, 0.2, 0.35, 0.68], [0.74, 0.2, 0.25, 0.68])]
+    fig.text(0.01, 0.948, textwrap.fill(detail, 120), fontsize=9, va="top", color="#333333")
+    axes = [fig.add_axes(r) for r in ([0.02, 0.2, 0.33, 0.65], [0.37, 0.2, 0.35, 0.65], [0.74, 0.2, 0.25, 0.65])]
     panel_problem(Canvas(axes[0], mpl), v)
     panel_tiles(Canvas(axes[1], mpl), v)
     panel_block(Canvas(axes[2], mpl), v)
@@ -338,20 +349,27 @@ def draw(d, P, size, path, title):
 
 
 def class_sets(step, defaults, results):
-    """The parameter sets to draw for a step: each recorded device's (named by the device class
-    whose defaults they are), or the `gpu` defaults when no device recorded the step."""
+    """The parameter sets to draw for a step: the ones each recorded device ran it with, or, where a
+    device did not run it, its class's defaults; named by the device classes whose defaults they
+    are. The `gpu` defaults when no device is recorded."""
     sets = []
     table = defaults.get(step.name, {})
     for r in results:
         row = r.row(step.name)
-        if row is None:
-            continue
-        P = parse_params(row["params"])
-        label = "_".join(cls for cls, values in table.items() if values == P) or f"as-{r.stem}"
-        if not any(label == s[0] for s in sets):
-            sets.append((label, P, [r.stem]))
+        cls = device_class(r, defaults)
+        if row is not None:
+            P = parse_params(row["params"])
+        elif cls and cls in table:
+            P = table[cls]
         else:
-            next(s for s in sets if s[0] == label)[2].append(r.stem)
+            continue
+        label = "_".join(c for c, values in table.items() if values == P) or f"as-{r.stem}"
+        entry = next((x for x in sets if x[0] == label), None)
+        if entry is None:
+            entry = (label, P, [])
+            sets.append(entry)
+        if row is not None:
+            entry[2].append(r.stem)
     if not sets and "gpu" in table:
         sets.append(("gpu", table["gpu"], []))
     return sets

@@ -41,6 +41,18 @@ def read_defaults(source):
     return out
 
 
+def device_class(r, defaults):
+    """The device class whose defaults results file r ran with: the class matching the most of its
+    steps' parameters, or None."""
+    score = {}
+    for step in r.steps:
+        row = r.row(step)
+        for cls, _, _ in CLASSES:
+            if row is not None and parse_params(row["params"]) == defaults.get(step, {}).get(cls):
+                score[cls] = score.get(cls, 0) + 1
+    return max(score, key=score.get) if score else None
+
+
 def defaults_snippet(step, defaults, results):
     """The table of a step's defaults per device class, and which recorded device ran with which."""
     table = defaults.get(step.name)

@@ -38,6 +38,18 @@ def tuning_for(tuning, r):
     return [t for t in tuning if t.device == {(r.platform, r.device)}]
 
 
+def device_groups(results, tuning):
+    """(label, device, tuning files) for each results file, then for each device that only tuning
+    files were measured on (labelled by its name)."""
+    out = [(r.stem, r.device, tuning_for(tuning, r)) for r in results]
+    seen = {(r.platform, r.device) for r in results}
+    for t in tuning:
+        for key in sorted(t.device - seen):
+            seen.add(key)
+            out.append((key[1], key[1], [x for x in tuning if x.device == {key}]))
+    return out
+
+
 def read_ptxas(path):
     """A compiler report (bench/tuning/*-ptxas.txt: each step's `-cl-nv-verbose` build log after a
     line '== step') -> {step: {'params': text, 'kernels': [(kernel, registers, smem bytes,

@@ -53,6 +53,8 @@ class Geometry:
         self.width = d.width(P)
         self.tiles = d.tiles(P)
         self.k_tile = d.k_tile(P)                            # the depth of a k-slice (TSK), or None
+        self.sub_tiles = d.sub_tiles(P)                      # step 8's warp tiles: (row, column, rows, columns)
+        self.warp_items = d.warp_items(P)                    # work-items per warp tile, or None
         self.local_bytes = d.local_bytes(P)
 
     def owned(self, lx, ly):
@@ -107,6 +109,17 @@ class StepDef:
 
     def width(self, P):
         return P.get("WIDTH", 1)
+
+    def sub_tiles(self, P):
+        return []
+
+    def ownership_text(self, P):
+        """How a work-item's elements are spread over the block, for the diagram."""
+        w = self.width(P)
+        return f"one vector of WIDTH = {w}" if w > 1 else ""
+
+    def warp_items(self, P):
+        return None
 
     def tiles(self, P):
         return []
@@ -249,6 +262,11 @@ class RegisterBlocking(Transpose):
     def per_item(self, P):
         return P["WPTM"], P["WPTN"]
 
+    def ownership_text(self, P):
+        return (f"a WPTM x WPTN register block, WIDTH = {P['WIDTH']} rows at a time, RTSM = TSM/WPTM = "
+                f"{P['TSM'] // P['WPTM']} vectors of rows apart, and vectors RTSN = TSN/WPTN = {P['TSN'] // P['WPTN']} "
+                "apart")
+
     # acc[wm][wn] is row (localRow + (wm/WIDTH)*RTSM)*WIDTH + wm%WIDTH of the block and vector
     # column localCol + wn*RTSN (register_blocking.cl): WIDTH rows at a time, RTSM vectors of rows
     # apart, and vectors RTSN apart, so that neighbouring work-items hold neighbouring vectors
@@ -280,7 +298,78 @@ class Padding(RegisterBlocking):
         return out
 
 
-STEPS = {d.name: d for d in (Naive(), Tiled(), Vectorized(), Transpose(), RegisterBlocking(), Padding())}
+class DoubleBuffering(Padding):
+    """Step 6 with two local buffers of each tile: tile t in buffer t%2, tile t+1 loaded from global
+    memory into registers while tile t is computed (double_buffering.cl)."""
+    name = "kernel07_double_buffering"
+
+    def arithmetic(self, P, size):
+        out = super().arithmetic(P, size)
+        out["local"] *= 2
+        return out
+
+    def refusal(self, P, size):
+        why = super().refusal(P, size)
+        if why:
+            return why
+        threads = (P["TSM"] // P["WPTM"]) * (P["TSN"] // P["WPTN"])
+        if (P["TSK"] * (P["TSM"] // P["WIDTH"])) % threads or (P["TSK"] * (P["TSN"] // P["WIDTH"])) % threads:
+            return "a tile does not divide evenly among the work-items that load it"
+        return None
+
+    # Asub[2][TSK][TSM/WIDTH], Bsub[2][TSK][TSN/WIDTH]
+    def tiles(self, P):
+        return [Tile(t.name, t.operand, (2,) + t.dims, t.width, t.axes) for t in super().tiles(P)]
+
+
+class WarpTiling(DoubleBuffering):
+    """Step 7 with warp tiles: the work-items of a warp (WARP = (WTM/WPTM)*(WTN/WPTN) consecutive
+    ones) compute one WTM x WTN sub-tile of the block (warp_tiling.cl)."""
+    name = "kernel08_warp_tiling"
+
+    def refusal(self, P, size):
+        why = super().refusal(P, size)
+        if why:
+            return why
+        if P["TSM"] % P["WTM"] or P["TSN"] % P["WTN"]:
+            return f"TSM={P['TSM']} must be a multiple of WTM={P['WTM']} and TSN={P['TSN']} of WTN={P['WTN']}"
+        if P["WTM"] % P["WPTM"] or P["WTN"] % P["WPTN"]:
+            return f"WTM={P['WTM']} must be a multiple of WPTM={P['WPTM']} and WTN={P['WTN']} of WPTN={P['WPTN']}"
+        return None
+
+    # tid = localRow*RTSN + localCol; warp = tid / WARP, lane = tid % WARP; the warp's sub-tile is
+    # row warp/(TSN/WTN), column warp%(TSN/WTN) of the block; inside it the lanes stand LANESM x
+    # LANESN and spread their blocks LANESM vectors of rows and LANESN vectors apart
+    def owned(self, P, lx, ly):
+        w = P["WIDTH"]
+        lanes_m, lanes_n = P["WTM"] // P["WPTM"], P["WTN"] // P["WPTN"]
+        tid = ly * (P["TSN"] // P["WPTN"]) + lx
+        warp, lane = divmod(tid, lanes_m * lanes_n)
+        warp_row, warp_col = divmod(warp, P["TSN"] // P["WTN"])
+        lane_row, lane_col = divmod(lane, lanes_n)
+        row_base = warp_row * (P["WTM"] // w) + lane_row
+        col_base = warp_col * (P["WTN"] // w) + lane_col
+        return [((row_base + (wm // w) * lanes_m) * w + wm % w, (col_base + wn * lanes_n) * w + lane)
+                for wm in range(P["WPTM"]) for wn in range(P["WPTN"] // w) for lane in range(w)]
+
+    def warp_items(self, P):
+        return (P["WTM"] // P["WPTM"]) * (P["WTN"] // P["WPTN"])
+
+    def ownership_text(self, P):
+        lm, ln = P["WTM"] // P["WPTM"], P["WTN"] // P["WPTN"]
+        return (f"a WPTM x WPTN register block inside its warp's WTM x WTN tile, the warp's {lm * ln} work-items "
+                f"standing LANESM x LANESN = {lm} x {ln}, WIDTH = {P['WIDTH']} rows at a time, LANESM vectors of rows "
+                "apart, and vectors LANESN apart")
+
+    def sub_tiles(self, P):
+        """The warp tiles: (first row, first column, rows, columns) in the block, warp by warp."""
+        per_row = P["TSN"] // P["WTN"]
+        return [((wi // per_row) * P["WTM"], (wi % per_row) * P["WTN"], P["WTM"], P["WTN"])
+                for wi in range((P["TSM"] // P["WTM"]) * per_row)]
+
+
+STEPS = {d.name: d for d in (Naive(), Tiled(), Vectorized(), Transpose(), RegisterBlocking(), Padding(),
+                             DoubleBuffering(), WarpTiling())}
 
 
 def get(name):

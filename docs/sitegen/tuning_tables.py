@@ -13,7 +13,7 @@ import re
 from .arithmetic import workgroup_size
 from .common import (fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, parse_params, parse_parts, round_up,
                      size_short, size_text, write)
-from .records import SM_LIMITS, compute_units, resident_groups, tuning_for
+from .records import SM_LIMITS, compute_units, device_groups, resident_groups, tuning_for
 
 WAVE_G = (1, 2, 4, 8)  # work-groups resident per compute unit, for the waves of padding_snippet
 
@@ -93,13 +93,20 @@ def padding_snippet(results, steps, tuning_dir, ptxas):
     return ("\n".join(out) + "\n") if out else "No results file holds step 6 just below and above a square size.\n"
 
 
+# Tuning files of bench/variants.py's kernel variants: NAME-plain.csv (the kernel as it is),
+# NAME-unroll.csv, NAME-prefetch.csv
+VARIANT_FILE = re.compile(r"(.+)-(plain|unroll|prefetch)\.csv$")
+
+
 def tuning_grid_snippet(results, tuning, step_name, keys, title, limit=10):
     """The tuning runs of one step on each device, the fastest measurement of each value of `keys`."""
     out = []
-    for r in results:
-        files = tuning_for(tuning, r)
+    for label, device, files in device_groups(results, tuning):
         best = {}
         for t in files:
+            m = VARIANT_FILE.match(t.name)
+            if m and m.group(2) != "plain":  # a variant of the kernel (bench/variants.py), not the step
+                continue
             for row in t.rows:
                 if row["step"] != step_name:
                     continue
@@ -109,19 +116,58 @@ def tuning_grid_snippet(results, tuning, step_name, keys, title, limit=10):
                     best[key] = (row, t.name)
         if not best:
             continue
-        out.append(f"**{md_escape(r.stem)}**, {md_escape(r.device)}: {title}, the fastest combination for each "
-                   f"({', '.join(keys)}) over the tuning runs `bench/tuning/{{{', '.join(t.name for t in files)}}}` "
+        runs = sorted({name for _, name in best.values()})
+        out.append(f"**{md_escape(label)}**, {md_escape(device)}: {title}, the fastest combination for each "
+                   f"({', '.join(keys)}) over the tuning runs `bench/tuning/{{{', '.join(runs)}}}` "
                    "(measured without verification, except each run's best; all at the size shown):\n")
         if len(best) > limit:
             out.append(f"The fastest {limit} of the {len(best)} kinds measured:\n")
             out.insert(-1, "")
-        out.append("| " + " | ".join(keys) + " | GFLOPS | size | parameters | run |")
+        out.append("| " + " | ".join(keys) + " | GFLOPS | size | other parameters | run |")
         out.append("|" + "---:|" * len(keys) + "---:|---|---|---|")
         for key, (row, name) in sorted(best.items(), key=lambda kv: -kv[1][0]["_gflops"])[:limit]:
+            others = " ".join(f"{k}={v}" for k, v in row["_params"].items() if k not in keys)
             out.append("| " + " | ".join(str(v) for v in key) + f" | {fmt_gflops(row['_gflops'])} | "
-                       f"{size_short(row['_size'])} | {md_escape(row['params'])} | {md_escape(name)} |")
+                       f"{size_short(row['_size'])} | {md_escape(others) or '-'} | {md_escape(name)} |")
         out.append("")
     return ("\n".join(out) + "\n") if out else "No tuning run of this step is recorded.\n"
+
+
+def variants_snippet(tuning, steps, limit=8):
+    """The kernel variants of bench/variants.py against the kernels as they are: for every group
+    of tuning files NAME-plain.csv, NAME-unroll.csv, ... the GFLOPS of each combination in each."""
+    groups = {}
+    for t in tuning:
+        m = VARIANT_FILE.match(t.name)
+        if m:
+            groups.setdefault(m.group(1), {})[m.group(2)] = t
+    out = []
+    for prefix, files in sorted(groups.items()):
+        variants = [v for v in ("plain", "unroll", "prefetch") if v in files]
+        device = ", ".join(sorted(d for _, d in set().union(*(f.device for f in files.values()))))
+        for s in steps:
+            cells = {}
+            for v in variants:
+                for row in files[v].rows:
+                    if row["step"] == s.name:
+                        key = (row["params"], row["_size"])
+                        cells.setdefault(key, {})[v] = max(row["_gflops"], cells.get(key, {}).get(v, 0))
+            if not cells:
+                continue
+            out.append(f"**{md_escape(device)}**, step {s.number}, `bench/tuning/{prefix}-{{{','.join(variants)}}}.csv` "
+                       "(measured without verification): GFLOPS of each combination as the kernel is (plain) and as "
+                       "each variant of `bench/variants.py`" + (f"; the fastest {limit} plain ones" if len(cells) > limit
+                                                                  else "") + ":\n")
+            out.append("| parameters | size | " + " | ".join(variants) + " | best variant / plain |")
+            out.append("|---|---|" + "---:|" * len(variants) + "---:|")
+            ranked = sorted(cells.items(), key=lambda kv: -kv[1].get("plain", 0))[:limit]
+            for (params, size), got in ranked:
+                best_other = max((got[v] for v in variants if v != "plain" and v in got), default=None)
+                ratio = fmt_ratio(best_other / got["plain"]) if best_other and got.get("plain") else "-"
+                out.append(f"| {md_escape(params)} | {size_short(size)} | "
+                           + " | ".join(fmt_gflops(got[v]) if v in got else "-" for v in variants) + f" | {ratio} |")
+            out.append("")
+    return ("\n".join(out) + "\n") if out else "No tuning runs of kernel variants are recorded.\n"
 
 
 def tiles_by_size_snippet(results, tuning, step_name):
@@ -345,6 +391,11 @@ def render(ctx):
         "tuning_step05.md": tuning_grid_snippet(r, t, "kernel05_register_blocking", ["WPTM", "WPTN", "WIDTH"],
                                                 "step 5"),
         "tuning_step06.md": tiles_by_size_snippet(r, t, "kernel06_padding"),
+        "tuning_step07.md": tuning_grid_snippet(r, t, "kernel07_double_buffering",
+                                                ["TSM", "TSN", "TSK", "WPTM", "WPTN"], "step 7"),
+        "tuning_step08.md": tuning_grid_snippet(r, t, "kernel08_warp_tiling",
+                                                ["TSM", "TSN", "TSK", "WTM", "WTN", "WPTM", "WPTN"], "step 8"),
+        "step08_variants.md": variants_snippet(t, ctx.steps),
         "wgsize.md": wgsize_snippet(ctx.tuning_dir, t, r),
     }
     for name, text in snippets.items():

@@ -350,25 +350,28 @@ class Tracer:
         return self.arrays[key]
 
 
-def kernel_signature(text, kernel="sgemm"):
-    m = re.search(r"void\s+" + kernel + r"\s*\(([^)]*)\)\s*\{", text)
-    if not m:
-        raise Unsupported(f"no kernel {kernel}")
-    params = []
-    for decl in m.group(1).split(","):
-        words = decl.replace("*", " * ").split()
-        params.append((words[-1], "__global" in words or "global" in words,
-                       "WIDTH" if "floatX" in words else next((str(VECTOR_TYPES[w]) for w in words
-                                                                if w in VECTOR_TYPES), "1")))
-    # the body: from the brace after the signature to its match
-    start = m.end() - 1
-    depth = 0
-    for i in range(start, len(text)):
-        depth += text[i] == "{"
-        depth -= text[i] == "}"
-        if depth == 0:
-            return params, text[start:i + 1]
-    raise Unsupported(f"kernel {kernel} has no end")
+def functions(text):
+    """Every function the file defines: {name: (parameters, body)}, where a parameter is (name,
+    global buffer or not, vector width as an expression)."""
+    out = {}
+    for m in re.finditer(r"\bvoid\s+(\w+)\s*\(([^)]*)\)\s*\{", text):
+        params = []
+        for decl in m.group(2).split(","):
+            words = re.sub(r"\[[^\]]*\]", " ", decl).replace("*", " * ").split()
+            params.append((words[-1], "__global" in words or "global" in words,
+                           "WIDTH" if "floatX" in words else next((str(VECTOR_TYPES[w]) for w in words
+                                                                    if w in VECTOR_TYPES), "1")))
+        # the body: from the brace after the signature to its match
+        start, depth = m.end() - 1, 0
+        for i in range(start, len(text)):
+            depth += text[i] == "{"
+            depth -= text[i] == "}"
+            if depth == 0:
+                out[m.group(1)] = (params, text[start:i + 1])
+                break
+        else:
+            raise Unsupported(f"function {m.group(1)} has no end")
+    return out
 
 
 def trace(cl_path, P, args, global_size, local_size, kernel="sgemm", groups=None):
@@ -381,11 +384,22 @@ def trace(cl_path, P, args, global_size, local_size, kernel="sgemm", groups=None
     env = dict(P)
     env.update(object_macros(text, env))
     body_text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
-    params, body = kernel_signature(body_text, kernel)
-    globals_ = {name for name, is_global, _ in params if is_global}
-    tr = Translator(tokenize(body), globals_)
-    tr.statement(1)
-    source = f"def {kernel}({', '.join(name for name, _, _ in params)}):\n" + "\n".join(tr.lines) + "\n"
+    defined = functions(body_text)
+    if kernel not in defined:
+        raise Unsupported(f"no kernel {kernel}")
+    params = defined[kernel][0]
+    source, todo, done = "", [kernel], set()
+    while todo:  # the kernel and the functions it calls
+        name = todo.pop()
+        if name in done:
+            continue
+        done.add(name)
+        fparams, body = defined[name]
+        tokens = tokenize(body)
+        todo += [t for t in tokens if t in defined]
+        tr = Translator(tokens, {p for p, is_global, _ in fparams if is_global})
+        tr.statement(1)
+        source += f"def {name}({', '.join(p for p, _, _ in fparams)}):\n" + "\n".join(tr.lines) + "\n\n"
     tracer = Tracer()
     tracer.arrays = {}
     tracer.widths = {name: eval(w, {}, env) for name, is_global, w in params if is_global}
