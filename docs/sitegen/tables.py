@@ -15,7 +15,7 @@ import html
 import os
 
 from .common import (NO_RESULTS, fmt_gflops, fmt_pct, fmt_ratio, is_step, md_escape, parse_parts, previous_step,
-                     size_short, size_text, write)
+                     short_name, size_short, size_text, write)
 from .results import NOT_RUN, RAN, REFERENCES
 
 # What the peers are, for the tables (a peer not listed here is shown by its name)
@@ -235,10 +235,67 @@ def gain_snippet(steps, step, results):
             refs.append(f"{fmt_ratio(g / r.gflops('cpu_blas'))} the host CPU's BLAS")
         if refs:
             text += "; " + ", ".join(refs)
+        v = stall(r)
+        if v and step.name in v[1]:
+            text += (f". Like every step after step {number(v[0])}, it never gets back to step {number(v[0])}'s rate "
+                     "on this device, at any size of the file (the verdict on the \\ref index \"main page\")")
         out.append(text + ".")
     if not results:
         out.append("- " + NO_RESULTS.strip())
     return "\n".join(out) + "\n"
+
+
+def number(program):
+    """The number of a step, from its name: kernel03_vectorized -> 3."""
+    return int(short_name(program).split()[0])
+
+
+def stall(r):
+    """(step, later steps) when every step after the fastest one (at the headline size) is slower
+    than it at every size where both ran, else None."""
+    steps = [p for p in r.steps if r.gflops(p) is not None]
+    if len(steps) < 2:
+        return None
+    best = max(steps, key=r.gflops)
+    later = steps[steps.index(best) + 1:]
+    if not later:
+        return None
+    for p in later:
+        for s in r.sizes:
+            a, b = r.gflops(best, s), r.gflops(p, s)
+            if a is not None and b is not None and b >= a:
+                return None
+    return best, later
+
+
+# Why the GPU's steps do not pay on a CPU through PoCL, for the verdict
+POCL_REASON = ("PoCL runs the work-items of a work-group as loops on the CPU's cores, its local memory is ordinary "
+               "memory behind the same caches, and step 3's vectors already fill the CPU's SIMD registers: the "
+               "transposition, the register blocks and the zero-padding of the later steps add work there without "
+               "removing a limit this CPU has")
+
+
+def verdict_snippet(results):
+    """One sentence per device where the later steps never get back to an earlier one: the plain
+    verdict for a reader without a GPU."""
+    out = []
+    for r in results:
+        v = stall(r)
+        if not v:
+            continue
+        best, later = v
+        nums = [number(p) for p in later]
+        span = f"steps {nums[0]} to {nums[-1]}" if len(nums) > 1 else f"step {nums[0]}"
+        at = ", ".join(f"step {number(p)} {fmt_gflops(r.gflops(p))}" for p in later)
+        text = (f"**{md_escape(r.stem)}** ({md_escape(r.device)}): {span} never get back to step "
+                f"{number(best)}'s rate, at any of the file's sizes "
+                f"({', '.join(size_short(s) for s in r.sizes if r.gflops(best, s) is not None)}); at "
+                f"{size_short(r.headline)}, step {number(best)} {fmt_gflops(r.gflops(best))} GFLOPS, "
+                f"{at}.")
+        if "Portable Computing Language" in r.platform:
+            text += f" The reason: {POCL_REASON}. On a CPU, the path ends at step {number(best)}."
+        out.append(text)
+    return ("\n\n".join(out) + "\n") if out else "On every recorded device the later steps get back above the earlier ones.\n"
 
 
 def neighbours_snippet(results):
@@ -273,3 +330,4 @@ def render(ctx):
     write(os.path.join(ctx.out, "results_headline.md"), headline_snippet(ctx.results))
     write(os.path.join(ctx.out, "results_details.md"), details_snippet(ctx.results))
     write(os.path.join(ctx.out, "odd_sizes.md"), neighbours_snippet(ctx.results))
+    write(os.path.join(ctx.out, "verdict.md"), verdict_snippet(ctx.results))
