@@ -7,7 +7,7 @@
 """
 import os
 
-from .common import fmt_num, md_escape, parse_params, previous_step, size_short, write
+from .common import column_tables, fmt_num, md_escape, parse_params, previous_step, size_short, write
 from . import stepdefs
 
 # The arithmetic of each step, as functions of its parameters and the problem (formulas on the
@@ -50,14 +50,12 @@ def arith_snippet(steps, step, results, ptxas):
                 heads.append(f"step {s.number} on {md_escape(r.stem)}")
     if not cols:
         return "No recorded run of this step to compute it for.\n"
-    lines = ["| quantity | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(cols)]
-    lines.append("| parameters (the file's) | " + " | ".join(md_escape(r.row(s.name)["params"]) for r, s, _ in cols)
-                 + " |")
-    lines.append("| problem | " + " | ".join(size_short(r.headline) for r, _, _ in cols) + " |")
+    rows = [("parameters (the file's)", [md_escape(r.row(s.name)["params"]) for r, s, _ in cols]),
+            ("problem", [size_short(r.headline) for r, _, _ in cols])]
     for key, label in ARITH_ROWS:
         if any(key in v for _, _, v in cols):
-            lines.append(f"| {label} | " + " | ".join(fmt_num(v[key]) if isinstance(v.get(key), (int, float))
-                                                     else md_escape(str(v.get(key, "-"))) for _, _, v in cols) + " |")
+            rows.append((label, [fmt_num(v[key]) if isinstance(v.get(key), (int, float))
+                                 else md_escape(str(v.get(key, "-"))) for _, _, v in cols]))
     regs = []
     for r, s, _ in cols:
         report = ptxas.get(r.stem)
@@ -66,8 +64,8 @@ def arith_snippet(steps, step, results, ptxas):
         same = report and report[1].get(s.name, {}).get("params") == r.row(s.name)["params"]
         regs.append(f"{sg[0][1]}" + ("" if same else " (other parameters)") if sg else "-")
     if any(x != "-" for x in regs):
-        lines.append("| registers per work-item, sgemm (compiler report) | " + " | ".join(regs) + " |")
-    return "\n".join(lines) + "\n"
+        rows.append(("registers per work-item, sgemm (compiler report)", regs))
+    return column_tables("quantity", heads, rows)
 
 
 def ptxas_snippet(steps, step, ptxas):

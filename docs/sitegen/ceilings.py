@@ -13,7 +13,8 @@ peak and compiler-report files.
 import os
 
 from .arithmetic import arithmetic
-from .common import fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, parse_params, previous_step, write
+from .common import (column_tables, fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, parse_params, previous_step,
+                     write)
 from .devices import architecture
 
 # The floats step 1 reads per multiply-add (a row of A, a column of B), all from global memory
@@ -84,10 +85,10 @@ def ceiling_snippet(steps, step, results, ptxas):
     if not any(c.bounds for _, _, c in cols):
         return "No recorded run of this step has its device's measured peaks to compute ceilings from.\n"
     heads = [f"step {s.number} on {md_escape(r.stem)}" for r, s, _ in cols]
-    lines = ["| | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(cols)]
+    rows = []
 
     def row(label, values):
-        lines.append(f"| {label} | " + " | ".join(values) + " |")
+        rows.append((label, values))
 
     row("global-memory bytes requested per FLOP (sgemm; caches not counted)",
         [fmt_num(c.bpf) if c.bpf else "-" for _, _, c in cols])
@@ -104,7 +105,7 @@ def ceiling_snippet(steps, step, results, ptxas):
     row("**measured**, GFLOPS (% of the FMA peak)",
         [f"{fmt_gflops(c.measured)} ({c.pct(c.measured)})" if c.r.peak else fmt_gflops(c.measured) for _, _, c in cols])
     row("measured / lowest ceiling", [fmt_ratio(c.measured / c.binding[1]) if c.binding[0] else "-" for _, _, c in cols])
-    text = "\n".join(lines) + "\n"
+    text = column_tables("", heads, rows)
     notes = [n for n in (sentences(c, [x for x in cols if x[0] is c.r and x[1] is prev]) for r, s, c in cols
                          if s is step) if n]
     archs = sorted({c.arch["name"] + ": " + c.arch["source"] for _, _, c in cols if c.arch})

@@ -1,29 +1,16 @@
 """The command line of the site generator (docs/render.py): loads the inputs once, then lets every
 output module write its files."""
 import argparse
-import glob
 import os
 import sys
 
 from . import __doc__ as DESCRIPTION
 from . import arithmetic, ceilings, diagrams, diffs, figures, params, plots, tables, tuning_tables
+from .checks import check_html
 from .common import InputError, ToolError
 from .records import load_ptxas, load_tuning
 from .results import load_results
 from .sources import discover_steps
-
-def check_html(gen_dir, html_dir):
-    """Doxygen copies an image into its output only when a page that it rendered shows it, and it
-    drops some content without a warning (e.g. a section command inside an \\includedoc'd file):
-    a generated plot missing from the output means a snippet that did not make it to its page."""
-    missing = [os.path.basename(p) for p in sorted(glob.glob(os.path.join(gen_dir, "*.svg")))
-               if not os.path.isfile(os.path.join(html_dir, os.path.basename(p)))]
-    if missing:
-        sys.stderr.write(f"render.py: error: plots generated but shown on no page: {', '.join(missing)}\n")
-        return 1
-    return 0
-
-
 
 class Context:
     """What every output module's render(ctx) reads: the inputs, loaded once, and where to write."""
@@ -55,10 +42,11 @@ def main():
                                      "(default: SOURCE/bench/tuning)")
     ap.add_argument("--gnuplot", default="gnuplot", help="the gnuplot program")
     ap.add_argument("--check-html", metavar="DIR",
-                    help="instead: check that Doxygen's output DIR shows every plot generated in --out")
+                    help="instead: check Doxygen's output DIR (every plot generated in --out shown, no % lost, "
+                         "no table wider than the page, no two sentences joined: sitegen/checks.py)")
     args = ap.parse_args()
     if args.check_html:
-        return check_html(args.out, args.check_html)
+        return check_html(args.out, args.check_html, os.path.join(args.source, "docs"))
     try:
         os.makedirs(args.out, exist_ok=True)
         ctx = Context(args)

@@ -111,8 +111,25 @@ def round_up(x, to):
 
 
 def write(path, text):
+    """Writes a generated file; a Markdown snippet's paragraphs of text are wrapped (paragraphs())."""
+    if path.endswith(".md"):
+        text = paragraphs(text)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
+
+
+def paragraphs(text):
+    """Doxygen's \\includedoc runs the paragraphs of a snippet together ("holds.This kernel"): each
+    paragraph of text becomes a <div class="para"> (docs/extra.css), which Doxygen keeps, Markdown
+    inside it included. Tables, lists, images, headings and commands are left as they are."""
+    out = []
+    for block in re.split(r"\n\s*\n", text.strip("\n")):
+        first = block.lstrip()
+        if not first or first[0] in "|-<\\*" and not first.startswith("**") or re.match(r"\d+\. ", first):
+            out.append(block)
+        else:
+            out.append(f'<div class="para">{block}</div>')
+    return "\n\n".join(out) + "\n"
 
 
 def short_name(program):
@@ -127,3 +144,16 @@ def previous_step(steps, step):
     i = steps.index(step)
     return steps[i - 1] if i > 0 else None
 
+
+
+def column_tables(corner, heads, rows, per_table=4):
+    """A table of labelled rows (label, [value per column]) as Markdown, split into tables of at most
+    `per_table` value columns (each repeating the labels) so that it fits the page whatever the
+    number of recorded devices."""
+    out = []
+    for start in range(0, len(heads), per_table):
+        part = slice(start, start + per_table)
+        lines = [f"| {corner} | " + " | ".join(heads[part]) + " |", "|---|" + "---:|" * len(heads[part])]
+        lines += [f"| {label} | " + " | ".join(values[part]) + " |" for label, values in rows]
+        out.append("\n".join(lines))
+    return "\n\n".join(out) + "\n"

@@ -132,9 +132,12 @@ def plot_sweep(r, out_dir, gnuplot):
         lines.append(f'"sweep_{r.stem}.dat" index {index} using 1:2:3 with linespoints lw 2{dash} pt variable '
                      f'ps 0.8 lc rgb "{PALETTE[j % len(PALETTE)]}" title {gp_string(short_name(p))}')
     xtics = ", ".join(f'"{s[0]}" {s[0]}' for s in squares if s[0] & (s[0] - 1) == 0 or s == max(squares))
+    # two lines: a device's name can be longer than the plot is wide
+    title = gp_string(f"{r.stem}: GFLOPS against M = N = K (open points: UNVERIFIED)@NL@{r.device}, {r.dates}")
+    title = title.replace("@NL@", "\\n")
     script = f"""{SVG_TERMINAL.format(w=800, h=460)}
 set output "sweep_{r.stem}.svg"
-set title {gp_string(f"{r.device}, {r.dates}: GFLOPS against M = N = K (open points: UNVERIFIED)")} noenhanced font ",12"
+set title {title} noenhanced font ",12"
 set xlabel "M = N = K (log scale)"
 set ylabel "GFLOPS (median, log scale)"
 set logscale xy

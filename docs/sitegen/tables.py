@@ -143,6 +143,10 @@ def reasons_text(r):
     return "\n".join(out)
 
 
+# Sizes per table of a sweep's rates: more columns would not fit the page
+SIZES_PER_TABLE = 7
+
+
 def details_snippet(results):
     out = []
     for r in results:
@@ -179,17 +183,20 @@ def details_snippet(results):
         if len(r.sizes) > 1:
             out.append("GFLOPS (median) at every size the file holds; *italics*: measured but UNVERIFIED; "
                        "a status where the program has no measurement:\n")
-            out.append("| program | " + " | ".join(size_short(s) for s in r.sizes) + " |")
-            out.append("|---|" + "---:|" * len(r.sizes))
-            for p in r.programs:
-                cells = []
-                for s in r.sizes:
-                    g, verified = r.measured(p, s)
-                    if g is not None and not verified:
-                        cells.append(f"*{fmt_gflops(g)}*")
-                    else:
-                        cells.append(status_cell(r, p, s))
-                out.append(f"| `{p}` | " + " | ".join(cells) + " |")
+            for part in range(0, len(r.sizes), SIZES_PER_TABLE):  # tables that fit the page
+                sizes = r.sizes[part:part + SIZES_PER_TABLE]
+                out.append("| program | " + " | ".join(size_short(s) for s in sizes) + " |")
+                out.append("|---|" + "---:|" * len(sizes))
+                for p in r.programs:
+                    cells = []
+                    for s in sizes:
+                        g, verified = r.measured(p, s)
+                        if g is not None and not verified:
+                            cells.append(f"*{fmt_gflops(g)}*")
+                        else:
+                            cells.append(status_cell(r, p, s))
+                    out.append(f"| `{p}` | " + " | ".join(cells) + " |")
+                out.append("")
             reasons = reasons_text(r)
             if reasons:
                 out.append("\nThe programs without a measurement at some size, and why:\n\n" + reasons)

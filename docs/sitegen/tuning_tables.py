@@ -41,7 +41,7 @@ def padding_snippet(results, steps, tuning_dir, ptxas):
                 work_items = (P["TSM"] // P["WPTM"]) * (P["TSN"] // P["WPTN"])
                 fit = resident_groups(report, "sgemm", work_items)
             wave_g = sorted(set(WAVE_G) | ({fit[0]} if fit else set()))
-            rows = []
+            rows, waves = [], []
             for s in ((c - 1,) * 3, (c,) * 3, (c + 1,) * 3):
                 row = r.row(step.name, s)
                 if not row or row["status"] != "PASS":
@@ -57,22 +57,25 @@ def padding_snippet(results, steps, tuning_dir, ptxas):
                 sg = sum(t for name, t, _ in parts if name == "sgemm")
                 helpers = sum(t for name, t, _ in parts if name != "sgemm")
                 total = float(row["median_ms"])
-                rows.append(f"| {s[0]} | {mp} x {np_} x {kp} | {fmt_pct(100.0 * s[0] * s[1] * s[2] / (mp * np_ * kp))} | "
-                            f"{groups} | " + ("".join(f"{-(-groups // (cus * g))} ({groups - (-(-groups // (cus * g)) - 1) * cus * g}) | "
-                                                      for g in wave_g) if cus else "")
-                            + f"{sg:.4g} | {fmt_gflops(2.0 * mp * np_ * kp / (sg * 1e6))} | {helpers:.4g} | "
+                waves.append(f"| {s[0]} | {mp} x {np_} x {kp} | {fmt_pct(100.0 * s[0] * s[1] * s[2] / (mp * np_ * kp))} | "
+                             f"{groups} | " + ("".join(f"{-(-groups // (cus * g))} ({groups - (-(-groups // (cus * g)) - 1) * cus * g}) | "
+                                                       for g in wave_g) if cus else ""))
+                rows.append(f"| {s[0]} | {sg:.4g} | {fmt_gflops(2.0 * mp * np_ * kp / (sg * 1e6))} | {helpers:.4g} | "
                             f"{fmt_pct(100.0 * helpers / total)} | {fmt_gflops(float(row['gflops']))} |")
             if rows:
                 out.append(f"**{md_escape(r.stem)}**, {r.where()}, step 6 with "
-                           f"{md_escape(r.row(step.name, (c,) * 3)['params'])}:\n")
+                           f"{md_escape(r.row(step.name, (c,) * 3)['params'])}. The padded problem and its waves:\n")
                 out.append("| M=N=K | padded to Mp x Np x Kp | useful share of the multiply-adds | work-groups "
                            "ceil(M/TSM)·ceil(N/TSN) | "
                            + ("".join(f"waves (groups in the last) if {g} per unit"
                                       + (", this kernel" if fit and g == fit[0] else "") + " | "
-                                      for g in wave_g) if cus else "")
-                           + "sgemm kernel, ms | sgemm's rate on the padded problem, GFLOPS | helper kernels, ms | "
+                                      for g in wave_g) if cus else ""))
+                out.append("|---:|---|---:|---:|" + ("---:|" * len(wave_g) if cus else ""))
+                out += waves
+                out.append("\nWhere the time goes:\n")
+                out.append("| M=N=K | sgemm kernel, ms | sgemm's rate on the padded problem, GFLOPS | helper kernels, ms | "
                            "helpers' share of the time | GFLOPS (2MNK / total time) |")
-                out.append("|---:|---|---:|---:|" + ("---:|" * len(wave_g) if cus else "") + "---:|---:|---:|---:|---:|")
+                out.append("|---:|---:|---:|---:|---:|---:|")
                 out += rows
                 if cus:
                     out.append(f"\nA wave is what the device runs at once: {cus} compute units (the `--list-devices` "
