@@ -1,28 +1,41 @@
 #!/usr/bin/env python3
 """The benchmark: every step present and every peer built (CPU BLAS, CLBlast, cuBLAS), over a
-sweep of problem sizes, after measuring the device's peaks once with `peak`.
+sweep of problem sizes chosen for the device, after measuring the device's peaks once with `peak`.
 
-    python3 bench/bench.py --build-dir build --out results/h200.csv [options] [program options]
+    python3 bench/bench.py --build-dir build --out results.csv [options] [program options]
 
 Writes:
 - OUT: one CSV with exactly the harness's columns (step,platform,...,status,date), one row per
-  program and size. A program that ran gives its own row (PASS, FAIL or UNVERIFIED). Otherwise
-  the numeric fields are empty, `status` says why and `parts` holds the reason:
+  program and size, written (and flushed) as each run ends. A program that ran gives its own row
+  (PASS, FAIL or UNVERIFIED). Otherwise the numeric fields are empty, `status` says why and
+  `parts` holds the reason:
     REFUSED  the program refused the size (exit 2), e.g. a step that needs tile multiples;
     ERROR    a runtime error (exit 3) or anything unexpected;
-    SKIPPED  the time guard (below) kept it from running.
+    TIMEOUT  the time guard (below) stopped the run;
+    SKIPPED  the time guard kept it from running.
 - OUT with .csv replaced by .peak.csv: peak's CSV (FMA GFLOPS, copy GB/s, median and best).
-Then prints one table per size (bench/table.py re-prints them from the files).
+Each size's table is printed as soon as that size is done (bench/table.py re-prints them from
+the files), and the whole run's time at the end.
 
-Sizes, smallest problem first: the squares of --sizes (up to --max-size), plus the
---odd-sizes (default 4095, 4097 and 1000x3000x500) for every program.
+Plan. Every program first runs at the smallest size (256 unless --sizes has a smaller one), and
+from those runs the sweep is planned and its duration estimated: each program's time at a size is
+its fixed cost (start, build, data) plus its runs, scaled by the multiply-adds from its rate,
+plus the double-precision reference (scaled from the CPU BLAS's rate); the estimate is refined,
+and an ETA printed, as sizes finish. Sizes, smallest problem first:
+- --sizes and --odd-sizes when given (with --sizes alone on a CPU, the odd sizes are L-1 and L+1
+  for the largest square L given, and 1000x3000x500);
+- otherwise, on a GPU: the squares 256 ... 8192 and the odd sizes 4095, 4097 and 1000x3000x500;
+- on any other device (a CPU): the squares from 256 up, stopping before the first one at which
+  the median program's run would take more than --size-seconds (5 s), and the odd sizes L-1 and
+  L+1 (L the largest square) and 1000x3000x500, each only within that limit too.
 
 Verification: every program checks its result against a double-precision reference, which it
 computes on the host (a CPU BLAS dgemm when the build found one, else a portable loop, far
 slower at large sizes); --verify-max-size N leaves it out above N (status UNVERIFIED).
 
-Time guard: once a program's run (one size, the whole process) takes more than --guard-seconds
-of wall-clock time, the program is SKIPPED at every larger problem (more multiply-adds).
+Time guard: a run (one program at one size, the whole process) still going after
+--guard-seconds of wall-clock time (default 30 on a CPU, 120 on a GPU; 0: no guard) is stopped
+(TIMEOUT), and that program is SKIPPED at every larger problem (more multiply-adds).
 
 Options this script does not know go to every program, e.g. --repeat 10 --warmup 2, --device 1,
 --platform NVIDIA, --no-verify, --alpha 0.5 --beta 2; peak gets --platform, --device, --repeat
@@ -34,19 +47,27 @@ import csv
 import datetime
 import os
 import shlex
+import signal
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gemmrun import (COLUMNS, cuda_peer_applies, find_programs, last_error_line, keep_options, option_names,  # noqa: E402
-                     program_args, run_program, run_with_progress)
-from table import peak_path, render  # noqa: E402
+from gemmrun import (COLUMNS, cuda_peer_applies, device_type, duration, find_programs, last_error_line,  # noqa: E402
+                     keep_options, option_names, program_args, run_program, run_with_progress)
+from table import Tables, peak_path  # noqa: E402
 
 DEFAULT_SIZES = "256,512,1024,2048,3072,4096,5120,6144,7168,8192"
 DEFAULT_ODD_SIZES = "4095,4097,1000x3000x500"
+CALIBRATION = (256, 256, 256)  # the first runs, which plan the sweep
+ODD_SHAPE = (1000, 3000, 500)  # a rectangle that no tile divides, on every device
 # Options the sweep sets itself.
 OWN_PROGRAM_OPTIONS = {"-m", "-n", "-k", "--size", "--csv", "--list-devices", "--help", "-h", "--version"}
 PEAK_OPTIONS = {"--platform", "--device", "--repeat", "--warmup"}
+RAN = ("PASS", "FAIL", "UNVERIFIED")
+# The CPU BLAS's SGEMM rate assumed for the reference where no cpu_blas run measured it: with a
+# CBLAS (the reports say "reference: CBLAS"), and without one (the portable loop, one thread).
+CBLAS_GFLOPS_GUESS, LOOP_GFLOPS_GUESS = 50.0, 2.0
 
 
 def parse_sizes(text, what):
@@ -68,6 +89,14 @@ def parse_sizes(text, what):
     return out
 
 
+def volume(mnk):
+    return mnk[0] * mnk[1] * mnk[2]
+
+
+def label_of(mnk):
+    return "x".join(str(d) for d in mnk)
+
+
 def utc_now():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -79,8 +108,11 @@ def status_row(name, mnk, status, reason):
     return row
 
 
-def result_row(name, mnk, r):
-    """The CSV row for one finished run of a program."""
+def result_row(name, mnk, r, guard):
+    """The CSV row for one finished (or stopped) run of a program."""
+    if r["timed_out"]:
+        return status_row(name, mnk, "TIMEOUT", f"time guard: stopped after {r['seconds']:.0f} s "
+                                                f"(--guard-seconds {guard:g})")
     row = r["row"]
     if r["rc"] in (0, 1) and row:
         if list(row.keys()) != COLUMNS:
@@ -101,9 +133,88 @@ def run_peak(path, args, out_path):
     with open(out_path, "w", newline="") as f:
         f.write(r["stdout"])
     row = r["row"]
-    sys.stderr.write(f"FMA {float(row['fma_gflops']):.1f} GFLOPS ({row['fma_vector']}), copy "
+    chains = f" x {row['fma_chains']} chains" if row.get("fma_chains") else ""
+    sys.stderr.write(f"FMA {float(row['fma_gflops']):.1f} GFLOPS ({row['fma_vector']}{chains}), copy "
                      f"{float(row['copy_gbps']):.1f} GB/s ({r['seconds']:.1f} s)\n")
     return True
+
+
+class Model:
+    """How long a program's run takes at a size, from its runs so far (the largest problem that
+    ran): a fixed cost (process start, OpenCL set-up, build, data) + its warm-up and timed runs at
+    its measured rate + the double-precision reference, scaled from the CPU BLAS's rate."""
+
+    def __init__(self, verify_max, verify=True):
+        self.verify_max, self.verify = verify_max, verify
+        self.fits = {}  # name -> (fixed seconds, GFLOPS, runs per process)
+        self.blas_gflops = None
+        self.cblas = True
+
+    def verified(self, mnk):
+        return self.verify and (not self.verify_max or max(mnk) <= self.verify_max)
+
+    def reference_seconds(self, mnk):
+        """Two dgemms (A*B and |A|*|B|) on the host, at about half the CPU BLAS's SGEMM rate."""
+        rate = self.blas_gflops or (CBLAS_GFLOPS_GUESS if self.cblas else LOOP_GFLOPS_GUESS)
+        return 8.0 * volume(mnk) / (rate * 1e9) if self.verified(mnk) else 0.0
+
+    def learn(self, name, mnk, r):
+        row = r["row"]
+        if "reference: portable" in r["stderr"]:
+            self.cblas = False
+        if r["timed_out"] or not row or row.get("status") not in RAN:
+            if name not in self.fits and not r["timed_out"]:  # refused or failed: it costs its start at least
+                self.fits[name] = (r["seconds"], None, 0)
+            return
+        try:
+            gflops, runs = float(row["gflops"]), int(row["warmup"]) + int(row["repeat"])
+        except ValueError:
+            return
+        if gflops <= 0:
+            return
+        if name == "cpu_blas":
+            self.blas_gflops = gflops
+        per_run = 2.0 * volume(mnk) / (gflops * 1e9)
+        reference = self.reference_seconds(mnk) if row["status"] != "UNVERIFIED" else 0.0
+        self.fits[name] = (max(0.0, r["seconds"] - runs * per_run - reference), gflops, runs)
+
+    def seconds(self, name, mnk, guard=None):
+        """The estimate (at most the guard, which stops a longer run), or None if unknown."""
+        fit = self.fits.get(name)
+        if not fit:
+            return None
+        fixed, gflops, runs = fit
+        t = fixed
+        if gflops:
+            t += runs * 2.0 * volume(mnk) / (gflops * 1e9) + self.reference_seconds(mnk)
+        return min(t, guard) if guard else t
+
+
+def median(values):
+    v = sorted(values)
+    return (v[len(v) // 2] + v[(len(v) - 1) // 2]) / 2.0 if v else None
+
+
+def choose_sizes(model, names, limit, max_size):
+    """For a device that is not a GPU: the squares of DEFAULT_SIZES while the median program's
+    run is estimated within limit seconds, then L-1, L+1 and ODD_SHAPE within it too.
+    Returns (squares, odd sizes, the first square left out and its estimate, or None)."""
+    def typical(mnk):  # over the programs that ran (the others' runs cost their start only)
+        times = [model.seconds(n, mnk) for n in names if model.fits.get(n, (0, None))[1]]
+        return median(times) if times else float("inf")
+
+    squares, stop = [], None
+    for mnk in parse_sizes(DEFAULT_SIZES, "sizes"):
+        if max_size and mnk[0] > max_size:
+            break
+        if squares and typical(mnk) > limit:
+            stop = (mnk, typical(mnk))
+            break
+        squares.append(mnk)
+    side = squares[-1][0]
+    odd = [mnk for mnk in [(side - 1,) * 3, (side + 1,) * 3, ODD_SHAPE]
+           if typical(mnk) <= limit and (not max_size or max(mnk) <= max_size)]
+    return squares, odd, stop
 
 
 def main():
@@ -112,16 +223,21 @@ def main():
                                  allow_abbrev=False)
     ap.add_argument("--build-dir", required=True, help="the CMake build directory")
     ap.add_argument("--out", required=True, help="the CSV to write (the peaks go to its name with .peak.csv)")
-    ap.add_argument("--sizes", default=DEFAULT_SIZES, type=lambda t: parse_sizes(t, "--sizes"),
-                    help=f"square sizes N or MxNxK, comma-separated (default {DEFAULT_SIZES})")
-    ap.add_argument("--odd-sizes", default=DEFAULT_ODD_SIZES, type=lambda t: parse_sizes(t, "--odd-sizes"),
-                    help=f"sizes that not every step supports, for every program (default {DEFAULT_ODD_SIZES}; "
-                         "'none' for none)")
+    ap.add_argument("--sizes", type=lambda t: parse_sizes(t, "--sizes"),
+                    help=f"square sizes N or MxNxK, comma-separated (default: chosen for the device; on a GPU "
+                         f"{DEFAULT_SIZES})")
+    ap.add_argument("--odd-sizes", type=lambda t: parse_sizes(t, "--odd-sizes"),
+                    help=f"sizes that not every step supports, for every program (default: chosen for the device; "
+                         f"on a GPU {DEFAULT_ODD_SIZES}; 'none' for none)")
+    ap.add_argument("--size-seconds", type=float, default=5.0,
+                    help="without --sizes, on a device that is not a GPU: stop the squares before the first one at "
+                         "which the median program's run is estimated to take longer than this (default 5)")
     ap.add_argument("--max-size", type=int, help="leave out the sizes with a dimension larger than this")
     ap.add_argument("--programs", help="run only these programs (comma-separated names, e.g. kernel02_tiled,cublas)")
     ap.add_argument("--exclude", help="do not run these programs (comma-separated names)")
-    ap.add_argument("--guard-seconds", type=float, default=30.0,
-                    help="skip a program at larger problems once one of its runs took longer than this (default 30)")
+    ap.add_argument("--guard-seconds", type=float,
+                    help="stop a run still going after this many seconds (TIMEOUT) and skip its program at larger "
+                         "problems (default 30 on a CPU, 120 on a GPU; 0: no guard)")
     ap.add_argument("--verify-max-size", type=int,
                     help="verify only problems whose largest dimension is at most this; larger ones run with "
                          "--no-verify (status UNVERIFIED). Default: verify all")
@@ -129,13 +245,16 @@ def main():
     ap.add_argument("--peak-args", default="", help="extra options for peak only, e.g. \"--copy-mib 256\"")
     ap.add_argument("--no-peak", action="store_true", help="do not run peak (no '%% peak' column)")
     args, passthrough = ap.parse_known_args()
+    started = time.monotonic()
 
     clash = sorted(set(option_names(passthrough)) & OWN_PROGRAM_OPTIONS)
     if clash:
         ap.error(f"{', '.join(clash)}: the sweep sets sizes and output itself (use --sizes, --odd-sizes, --max-size)")
-    problems = [p for p in dict.fromkeys(args.sizes + args.odd_sizes) if not args.max_size or max(p) <= args.max_size]
-    problems.sort(key=lambda p: p[0] * p[1] * p[2])  # stable: equal products keep their order
-    if not problems:
+    if args.guard_seconds is not None and args.guard_seconds < 0:
+        ap.error("--guard-seconds must be 0 (no guard) or more")
+    given = [p for p in dict.fromkeys((args.sizes or []) + (args.odd_sizes or []))
+             if not args.max_size or max(p) <= args.max_size]
+    if args.sizes is not None and args.odd_sizes is not None and not given:
         ap.error("no sizes left to run")
     chosen = set(args.programs.split(",")) if args.programs else None
     excluded = set(args.exclude.split(",")) if args.exclude else set()
@@ -145,6 +264,10 @@ def main():
         ap.error(f"not built in {args.build_dir}: {', '.join(sorted(chosen - {p[0] for p in programs}))}")
     if not programs:
         ap.error(f"no programs to run in {args.build_dir}")
+    # The problem to plan from: the sweep's smallest when that is no larger than CALIBRATION (its
+    # runs are then the sweep's own), else CALIBRATION (runs for the plan only)
+    smallest = min(given, key=volume) if given else None
+    calibration = smallest if smallest and volume(smallest) <= volume(CALIBRATION) else CALIBRATION
 
     out_dir = os.path.dirname(os.path.abspath(args.out))
     os.makedirs(out_dir, exist_ok=True)
@@ -162,56 +285,147 @@ def main():
         else:
             sys.stderr.write(f"bench: no {peak_bin}: no measured peaks\n")
             peak_ok = False
-
-    # cuBLAS is the same device's peer only where the OpenCL device is an NVIDIA GPU; on any other
-    # device (PoCL, another vendor) it is left out unless asked for by name.
-    if peak_ok and os.path.exists(peak_path(args.out)) and not (chosen and "cublas" in chosen):
-        with open(peak_path(args.out), newline="") as pf:
-            platform = (list(csv.DictReader(pf)) or [{}])[-1].get("platform", "")
-        if not cuda_peer_applies(platform):
-            if any(p[0] == "cublas" for p in programs):
-                sys.stderr.write(f"bench: cublas left out: the OpenCL device is not an NVIDIA GPU ({platform})\n")
-            programs = [p for p in programs if p[0] != "cublas"]
-
-    rows, slow = [], {}  # slow[name] = (seconds, problem) of the run that tripped the guard
-    total, index = len(problems) * len(programs), 0
-    with open(args.out, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS)
-        writer.writeheader()
-        for mnk in problems:
-            label = "x".join(str(d) for d in mnk)
-            for name, path, _ in programs:
-                index += 1
-                tripped = slow.get(name)
-                if tripped and mnk[0] * mnk[1] * mnk[2] > tripped[1][0] * tripped[1][1] * tripped[1][2]:
-                    reason = (f"time guard: the run at {'x'.join(str(d) for d in tripped[1])} took "
-                              f"{tripped[0]:.1f} s > --guard-seconds {args.guard_seconds:g}")
-                    sys.stderr.write(f"[{index}/{total}] {label} {name} ... skipped ({reason})\n")
-                    row = status_row(name, mnk, "SKIPPED", reason)
-                else:
-                    size_args = ["-m", str(mnk[0]), "-n", str(mnk[1]), "-k", str(mnk[2])]
-                    if args.verify_max_size and max(mnk) > args.verify_max_size and "--no-verify" not in passthrough:
-                        size_args.append("--no-verify")
-                    r = run_with_progress(f"[{index}/{total}] {label} {name}", path,
-                                          program_args(name, passthrough, args.cuda_device) + size_args)
-                    row = result_row(name, mnk, r)
-                    if r["seconds"] > args.guard_seconds and name not in slow:
-                        slow[name] = (r["seconds"], mnk)
-                writer.writerow(row)
-                f.flush()
-                rows.append(row)
-
     peaks = None
     if peak_ok and os.path.exists(peak_path(args.out)):
         with open(peak_path(args.out), newline="") as pf:
             peaks = list(csv.DictReader(pf))[-1]
-    render(rows, peaks, sys.stdout)
+
+    # cuBLAS is the same device's peer only where the OpenCL device is an NVIDIA GPU; on any other
+    # device (PoCL, another vendor) it is left out unless asked for by name.
+    if peaks and not (chosen and "cublas" in chosen) and not cuda_peer_applies(peaks.get("platform", "")):
+        if any(p[0] == "cublas" for p in programs):
+            sys.stderr.write(f"bench: cublas left out: the OpenCL device is not an NVIDIA GPU ({peaks['platform']})\n")
+        programs = [p for p in programs if p[0] != "cublas"]
+    names = [p[0] for p in programs]
+
+    model = Model(args.verify_max_size, "--no-verify" not in passthrough)
+    state = {"guard": args.guard_seconds, "index": 0, "total": 0}
+    slow = {}  # slow[name] = problem at which the guard stopped its run
+
+    def size_args(mnk):
+        extra = ["-m", str(mnk[0]), "-n", str(mnk[1]), "-k", str(mnk[2])]
+        if model.verify and not model.verified(mnk):
+            extra.append("--no-verify")
+        return extra
+
+    def skipped(name, mnk):
+        return name in slow and volume(mnk) > volume(slow[name])
+
+    def remaining_seconds(todo):
+        """The estimate of the runs still to do (pairs of program and problem)."""
+        total = 0.0
+        for name, mnk in todo:
+            if not skipped(name, mnk):
+                total += model.seconds(name, mnk, state["guard"]) or 0.0
+        return total
+
+    def run_one(name, path, mnk, todo):
+        """Runs name at mnk (or skips it) and returns its row; todo: what is left after it, for the ETA."""
+        if skipped(name, mnk):
+            reason = (f"time guard: its run at {label_of(slow[name])} was stopped after "
+                      f"{state['guard']:g} s (--guard-seconds)")
+            sys.stderr.write(f"[{state['index']}/{state['total']}] {label_of(mnk)} {name} ... skipped ({reason})\n")
+            return {"row": status_row(name, mnk, "SKIPPED", reason), "stderr": ""}
+        eta = ""
+        if state["total"]:
+            left = remaining_seconds([(name, mnk)] + todo)
+            eta = f", about {duration(left)} left"
+        r = run_with_progress(f"[{state['index']}/{state['total']}{eta}] {label_of(mnk)} {name}", path,
+                              program_args(name, passthrough, args.cuda_device) + size_args(mnk),
+                              timeout=state["guard"] or None)
+        model.learn(name, mnk, r)
+        if r["timed_out"] and name not in slow:
+            slow[name] = mnk
+        return {"row": result_row(name, mnk, r, state["guard"] or 0), "stderr": r["stderr"]}
+
+    # --- Plan: every program at the calibration size --------------------------------------------
+    sys.stderr.write(f"bench: {len(programs)} programs ({', '.join(names)}); each runs first at "
+                     f"{label_of(calibration)}, to plan the sweep for this device\n")
+    state["guard"] = args.guard_seconds if args.guard_seconds is not None else 30.0  # until the device is known
+    first = {}
+    kind = None
+    for i, (name, path, _) in enumerate(programs):
+        state["index"], state["total"] = i + 1, len(programs)
+        first[name] = run_one(name, path, calibration, [])
+        if kind is None and name not in ("cpu_blas", "cublas"):
+            kind = device_type(first[name]["stderr"])
+    gpu = kind == "GPU"
+    if kind is None:
+        sys.stderr.write(f"bench: no OpenCL program ran at {label_of(calibration)} (see above), so the device is "
+                         "unknown: planned as for a CPU\n")
+    if args.guard_seconds is None:
+        state["guard"] = 120.0 if gpu else 30.0
+    if args.sizes is not None or args.odd_sizes is not None:
+        squares, odd = args.sizes, args.odd_sizes
+        if squares is None:
+            squares = parse_sizes(DEFAULT_SIZES, "") if gpu else choose_sizes(model, names, args.size_seconds,
+                                                                                args.max_size)[0]
+        if odd is None and gpu:
+            odd = parse_sizes(DEFAULT_ODD_SIZES, "")
+        elif odd is None:  # one below and one above the largest square given, and the rectangle
+            sides = [p[0] for p in squares if p[0] == p[1] == p[2] and p[0] > 1]
+            odd = ([(max(sides) - 1,) * 3, (max(sides) + 1,) * 3] if sides else []) + [ODD_SHAPE]
+        why = "as given" if args.sizes is not None and args.odd_sizes is not None else "as given, and the defaults"
+    elif gpu:
+        squares, odd = parse_sizes(DEFAULT_SIZES, ""), parse_sizes(DEFAULT_ODD_SIZES, "")
+        why = "the defaults for a GPU"
+    else:
+        squares, odd, stop = choose_sizes(model, names, args.size_seconds, args.max_size)
+        why = (f"chosen for a {kind or 'device that is not a GPU'}: the squares stop "
+               + (f"before {stop[0][0]}, where the median program's run would take about "
+                  f"{duration(stop[1])} (> --size-seconds {args.size_seconds:g})" if stop else "at the largest default")
+               + "; --sizes and --odd-sizes to choose")
+    problems = [p for p in dict.fromkeys(squares + odd) if not args.max_size or max(p) <= args.max_size]
+    problems.sort(key=volume)  # stable: equal products keep their order
+    if not problems:
+        ap.error("no sizes left to run")
+    plan = [(mnk, name) for mnk in problems for name in names]
+    todo = [(name, mnk) for mnk, name in plan if not (mnk == calibration and name in first)]
+    done_seconds = time.monotonic() - started
+    estimate = remaining_seconds(todo)
+    sizes_text = ", ".join(label_of(p) if len(set(p)) > 1 else str(p[0]) for p in problems)
+    sys.stderr.write(
+        f"bench: plan: {len(names)} programs x {len(problems)} sizes = {len(plan)} runs; sizes {sizes_text} ({why})\n"
+        f"bench: estimated {duration(done_seconds + estimate)} in all, about {duration(estimate)} from now (from "
+        f"the runs so far: each program's time scaled by the multiply-adds, the reference by the CPU BLAS's rate; "
+        f"refined as sizes finish); "
+        + (f"the time guard stops any run after {state['guard']:g} s" if state["guard"] else "no time guard")
+        + "\n\n")
+
+    # --- The sweep: one table per size, as soon as it is done ---------------------------------------
+    rows = []
+    tables = Tables(peaks, sys.stdout)
+    state["total"], state["index"] = len(plan), 0
+    with open(args.out, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        writer.writeheader()
+        f.flush()
+        for mnk in problems:
+            here = []
+            for name, path, _ in programs:
+                state["index"] += 1
+                if mnk == calibration and name in first:
+                    result = first[name]
+                else:
+                    todo.remove((name, mnk))
+                    result = run_one(name, path, mnk, todo)
+                writer.writerow(result["row"])
+                f.flush()
+                here.append(result["row"])
+            rows += here
+            tables.size(here)
+
     bad = [r for r in rows if r["status"] in ("FAIL", "ERROR")]
+    if not any(r["status"] in RAN for r in rows if r["step"] not in ("cpu_blas", "cublas")):
+        sys.stderr.write("bench: error: no OpenCL program ran at any size (see the reasons in the tables)\n")
+        peak_ok = False
     sys.stdout.write(f"\nWrote {args.out} ({len(rows)} rows"
                      + (f", {len(bad)} FAIL/ERROR" if bad else "") + ")"
-                     + (f" and {peak_path(args.out)}" if peaks else "") + "\n")
+                     + (f" and {peak_path(args.out)}" if peaks else "")
+                     + f" in {duration(time.monotonic() - started)}\n")
     sys.exit(1 if bad or not peak_ok else 0)
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `bench.py ... | head` ends quietly
     main()

@@ -1,21 +1,24 @@
 """Running the tutorial's programs from Python: shared by the tour (tour.py) and the benchmark
 (bench.py, table.py). Standard library only.
 
-- find_programs(): which steps and peers a build directory holds, in the tutorial's order;
+- find_programs(): which steps and peers a build directory holds, in the tutorial's order (the
+  steps from the list CMake writes, <build>/gemm_steps.txt, so a new step needs no change here);
 - run_program(): runs one of them with --csv and returns its exit code, its CSV row (a dict with
-  the harness's columns, COLUMNS) and its diagnostics;
+  the harness's columns, COLUMNS) and its diagnostics; it can stop a run that takes too long;
+- run_with_progress(): the same with a line on stderr, live on a terminal;
 - the option helpers: the options every program understands, and how to adapt them to a peer
   that runs on the host (cpu_blas) or through CUDA (cublas).
 """
 import csv
+import glob
 import io
 import os
+import re
 import subprocess
 import sys
 import time
 
-STEPS = ["kernel01_naive", "kernel02_tiled", "kernel03_vectorized", "kernel04_transpose",
-         "kernel05_register_blocking", "kernel06_padding"]
+STEP_LIST = "gemm_steps.txt"  # written by gemm_add_step() (common/cmake/GemmStep.cmake)
 PEERS = [("cpu_blas", "bench/peer_cpublas"), ("clblast", "bench/peer_clblast"), ("cublas", "bench/peer_cublas")]
 
 # The harness's CSV columns (common/include/gemm_report.h), in order.
@@ -29,11 +32,21 @@ VALUE_OPTIONS = {"-m", "-n", "-k", "--size", "--alpha", "--beta", "--platform", 
                  "--seed", "-D", "--kernel-file"}
 
 
+def step_names(build_dir):
+    """The steps of the build, in the tutorial's order: CMake's list, or (for a build directory
+    configured before the list existed) the kernelNN_* directories in name order."""
+    try:
+        with open(os.path.join(build_dir, STEP_LIST)) as f:
+            return [line.strip() for line in f if line.strip()]
+    except OSError:
+        return sorted(os.path.basename(d) for d in glob.glob(os.path.join(build_dir, "kernel[0-9][0-9]_*")))
+
+
 def find_programs(build_dir, peers=None):
     """The steps present, in order, then the peers that were built (all, or those named in peers),
     as (name, path, is_peer)."""
     found = []
-    for step in STEPS:
+    for step in step_names(build_dir):
         path = os.path.join(build_dir, step, step)
         if os.access(path, os.X_OK):
             found.append((step, path, False))
@@ -47,6 +60,22 @@ def find_programs(build_dir, peers=None):
 def cuda_peer_applies(platform):
     """cuBLAS compares with the steps only where they ran on an NVIDIA GPU (the same device)."""
     return "NVIDIA" in (platform or "")
+
+
+def device_type(text):
+    """"CPU", "GPU" or "accelerator" from a program's human-readable report (its "device" line), else None."""
+    m = re.search(r"^device +.* \((CPU|GPU|accelerator)\) on ", text or "", re.M)
+    return m.group(1) if m else None
+
+
+def duration(seconds):
+    """12.3 -> "12 s", 161 -> "2 min 41 s", 3725 -> "1 h 2 min"."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s"
+    return f"{s // 3600} h {s % 3600 // 60} min"
 
 
 def last_error_line(text):
@@ -101,33 +130,70 @@ def program_args(name, args, cuda_device=None):
     return list(args)
 
 
-def run_program(path, args):
+def run_program(path, args, timeout=None, tick=None):
     """Runs path --csv args. Returns a dict: rc, row (the last CSV row as a dict, or None),
-    stdout, stderr, seconds (wall clock)."""
+    stdout, stderr, seconds (wall clock), timed_out. With timeout (seconds), a run still going
+    then is killed (timed_out True, rc None). tick(seconds so far) is called about every half
+    second while it runs."""
     cmd = [path, "--csv"] + list(args)
     t0 = time.monotonic()
+    timed_out = False
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        rc, out, err = proc.returncode, proc.stdout, proc.stderr
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     except OSError as e:
-        rc, out, err = 127, "", f"{os.path.basename(path)}: error: cannot run {path}: {e}\n"
+        proc, rc, out, err = None, 127, "", f"{os.path.basename(path)}: error: cannot run {path}: {e}\n"
+    while proc:
+        elapsed = time.monotonic() - t0
+        wait = 0.5 if tick else None
+        if timeout:
+            wait = max(0.0, min(wait or timeout, timeout - elapsed))
+        try:
+            out, err = proc.communicate(timeout=wait)  # retrying after a timeout loses no output
+            rc = proc.returncode
+            break
+        except subprocess.TimeoutExpired:
+            if timeout and time.monotonic() - t0 >= timeout:
+                proc.kill()
+                out, err = proc.communicate()
+                rc, timed_out = None, True
+                break
+            if tick:
+                tick(time.monotonic() - t0)
     seconds = time.monotonic() - t0
-    rows = list(csv.DictReader(io.StringIO(out)))
-    return {"rc": rc, "row": rows[-1] if rows else None, "stdout": out, "stderr": err, "seconds": seconds}
+    rows = list(csv.DictReader(io.StringIO(out))) if not timed_out else []
+    return {"rc": rc, "row": rows[-1] if rows else None, "stdout": out, "stderr": err, "seconds": seconds,
+            "timed_out": timed_out}
 
 
-def run_with_progress(label, path, args):
+def run_with_progress(label, path, args, timeout=None, same_error=None):
     """run_program(), with a progress line on stderr: "label ... 123.45 GFLOPS, PASS (1.2 s)",
-    or what went wrong (the whole stderr for a runtime error, e.g. a build log)."""
+    or what went wrong (the whole stderr for a runtime error, e.g. a build log; "the same error
+    as above" for an error line equal to same_error). On a terminal the line counts the seconds
+    while a run is longer than a second. timeout: see run_program()."""
+    live = sys.stderr.isatty()
     sys.stderr.write(f"{label} ... ")
     sys.stderr.flush()
-    r = run_program(path, args)
+
+    def tick(seconds):
+        if live and seconds >= 1.0:
+            sys.stderr.write(f"\r{label} ... {seconds:.1f} s ")
+            sys.stderr.flush()
+
+    r = run_program(path, args, timeout, tick)
+    if live and r["seconds"] >= 1.0:
+        sys.stderr.write(f"\r{label} ... ")
     row = r["row"]
-    if r["rc"] == 0 and row:
+    if r["timed_out"]:
+        sys.stderr.write(f"stopped after {r['seconds']:.0f} s (time guard)\n")
+    elif r["rc"] == 0 and row:
         sys.stderr.write(f"{float(row['gflops']):.2f} GFLOPS, {row['status']} ({r['seconds']:.1f} s)\n")
     else:
         what = EXIT_MEANING.get(r["rc"], f"exit {r['rc']}")
-        sys.stderr.write(f"{what} ({r['seconds']:.1f} s): {last_error_line(r['stderr'])}\n")
-        if r["rc"] == 3:  # show the whole story of a runtime error (e.g. a build log)
-            sys.stderr.write(r["stderr"])
+        error = last_error_line(r["stderr"])
+        if same_error is not None and error == same_error:
+            sys.stderr.write(f"{what} ({r['seconds']:.1f} s): the same error as above\n")
+        else:
+            sys.stderr.write(f"{what} ({r['seconds']:.1f} s): {error}\n")
+            if r["rc"] == 3:  # show the whole story of a runtime error (e.g. a build log)
+                sys.stderr.write(r["stderr"])
     return r

@@ -5,10 +5,11 @@
 // profiling queue times each kernel on the device (END - START of its event), warm-up runs come
 // first and the report gives the median and the best of the timed runs.
 //
-// (a) The FMA kernels (float4, float8, float16 accumulators) run on 16 work-groups per compute
-//     unit; their loop count is calibrated until one run takes about --fma-ms milliseconds, so
-//     that launch overhead does not count. GFLOPS = 2 flops per multiply-add / time. The best
-//     width's median is the device's "FMA peak".
+// (a) The FMA kernels (float4, float8, float16 accumulators; 8 or 16 independent chains per
+//     work-item, peak.cl says why both) run on 16 work-groups per compute unit; their loop count is
+//     calibrated until one run takes about --fma-ms milliseconds, so that launch overhead does not
+//     count. GFLOPS = 2 flops per multiply-add / time. The best kernel's median is the device's
+//     "FMA peak".
 // (b) The copy kernel moves one buffer into another, float4 per work-item; GB/s counts the bytes
 //     read plus the bytes written. Buffers of 1 GiB on a GPU (far beyond its L2), 128 MiB on
 //     other devices, or --copy-mib, within a quarter of the device memory and the largest
@@ -24,18 +25,22 @@
 #include "gemm_cl.h"
 #include "gemm_options.h"
 #include "gemm_params.h"
+#include "gemm_progress.h"
 #include "gemm_report.h"
 
 #define NAME "peak"
 
 extern const char peak_kernel_source[];
 
-/* The FMA kernels: the vector width each one uses. */
+/* The FMA kernels: the vector width and the number of independent chains each one uses. */
 static const struct {
     const char *kernel;
     const char *type;
     int width;
-} fma_kernels[] = {{"fma_float4", "float4", 4}, {"fma_float8", "float8", 8}, {"fma_float16", "float16", 16}};
+    int chains;
+} fma_kernels[] = {{"fma_float4", "float4", 4, 8},       {"fma_float8", "float8", 8, 8},
+                   {"fma_float16", "float16", 16, 8},    {"fma16_float4", "float4", 4, 16},
+                   {"fma16_float8", "float8", 8, 16},    {"fma16_float16", "float16", 16, 16}};
 #define NFMA (sizeof fma_kernels / sizeof fma_kernels[0])
 #define FMA_PER_ITERATION 64 /* vector multiply-adds per loop iteration per work-item (peak.cl) */
 #define FMA_GROUPS_PER_CU 16
@@ -65,8 +70,9 @@ static void print_help(FILE *out, const void *ctx)
             "usage: %s [options]\n\n"
             "Measures two ceilings of an OpenCL device, to compare the SGEMM steps with:\n"
             "  FP32 multiply-add throughput in GFLOPS (2 flops per multiply-add; float4, float8 and\n"
-            "  float16 kernels, the best one is the device's FMA peak), and device-memory bandwidth in\n"
-            "  GB/s (a float4 copy between two large buffers; bytes read + bytes written).\n"
+            "  float16 kernels with 8 or 16 independent chains, the best one is the device's FMA peak),\n"
+            "  and device-memory bandwidth in GB/s (a float4 copy between two large buffers; bytes read\n"
+            "  + bytes written).\n"
             "Device time from OpenCL profiling events; median and best of the timed runs.\n\n"
             "options:\n"
             "  --platform P         OpenCL platform: index or part of its name\n"
@@ -80,7 +86,7 @@ static void print_help(FILE *out, const void *ctx)
             "                       at most a quarter of the device memory and the largest allocation)\n"
             "  --csv                print a CSV header and one line on stdout (the report goes to stderr):\n"
             "                       platform,device,driver,fma_gflops,fma_gflops_best,fma_vector,\n"
-            "                       copy_gbps,copy_gbps_best,copy_mib,warmup,repeat,date\n"
+            "                       copy_gbps,copy_gbps_best,copy_mib,warmup,repeat,date,fma_chains\n"
             "                       (fma_gflops and copy_gbps from the median run)\n"
             "  -h, --help           print this help and exit\n"
             "  --version            print the version and exit\n\n"
@@ -142,9 +148,9 @@ static int timed_run(gemm_cl *cl, cl_kernel kernel, size_t global, size_t local,
     return rc;
 }
 
-/* Warm-up and timed runs; median and best of the timed ones in ms. */
-static int timed_runs(gemm_cl *cl, cl_kernel kernel, size_t global, size_t local, const peak_config *cfg,
-                      double *median, double *best, gemm_msg *msg)
+/* Warm-up and timed runs of what @p label names; median and best of the timed ones in ms. */
+static int timed_runs(gemm_cl *cl, const char *label, cl_kernel kernel, size_t global, size_t local,
+                      const peak_config *cfg, double *median, double *best, gemm_msg *msg)
 {
     double *t = malloc((size_t)cfg->repeat * sizeof(double));
     if (!t)
@@ -152,6 +158,10 @@ static int timed_runs(gemm_cl *cl, cl_kernel kernel, size_t global, size_t local
     int rc = 0;
     for (int run = 0; run < cfg->warmup + cfg->repeat && !rc; run++) {
         double ms = 0;
+        if (run < cfg->warmup)
+            gemm_progress_set("%s: warm-up run %d of %d", label, run + 1, cfg->warmup);
+        else
+            gemm_progress_set("%s: timed run %d of %d", label, run - cfg->warmup + 1, cfg->repeat);
         rc = timed_run(cl, kernel, global, local, &ms, msg);
         if (run >= cfg->warmup)
             t[run - cfg->warmup] = ms;
@@ -210,6 +220,9 @@ static int measure_fma(gemm_cl *cl, size_t w, const peak_config *cfg, peak_resul
             rc = gemm_cl_fail(msg, "clSetKernelArg(FMA kernel)", err);
     }
     /* Calibration: grow the loop count until one run takes at least half the target time. */
+    char label[64];
+    snprintf(label, sizeof label, "%s (%d chains)", fma_kernels[w].kernel, fma_kernels[w].chains);
+    gemm_progress_set("%s: calibrating the loop count", label);
     for (int tries = 0; !rc && tries < 30; tries++) {
         double ms = 0;
         err = clSetKernelArg(kernel, 0, sizeof iterations, &iterations);
@@ -228,14 +241,14 @@ static int measure_fma(gemm_cl *cl, size_t w, const peak_config *cfg, peak_resul
     }
     double median = 0, best = 0;
     if (!rc)
-        rc = timed_runs(cl, kernel, items, local, cfg, &median, &best, msg);
+        rc = timed_runs(cl, label, kernel, items, local, cfg, &median, &best, msg);
     if (!rc) {
         const double flops = 2.0 * (double)items * iterations * FMA_PER_ITERATION * fma_kernels[w].width;
         res->fma_median[w] = flops / (median * 1e6);
         res->fma_best[w] = flops / (best * 1e6);
         res->fma_items = items;
         res->fma_iterations[w] = iterations;
-        /* Sanity: the sums of the first work-items are finite and positive (they settle near 8). */
+        /* Sanity: the sums of the first work-items are finite and positive. */
         const size_t check = (size_t)fma_kernels[w].width * (items < 64 ? items : 64);
         sums = malloc(check * sizeof(float));
         if (!sums)
@@ -333,7 +346,7 @@ static int measure_copy(gemm_cl *cl, const peak_config *cfg, peak_result *res, g
     }
     double median = 0, best = 0;
     if (!rc)
-        rc = timed_runs(cl, kernel, bytes / (4 * sizeof(float)), local, cfg, &median, &best, msg);
+        rc = timed_runs(cl, "float4 copy", kernel, bytes / (4 * sizeof(float)), local, cfg, &median, &best, msg);
     if (!rc) {
         res->copy_bytes = bytes;
         res->copy_median = 2.0 * (double)bytes / (median * 1e6);
@@ -359,19 +372,26 @@ static size_t best_width(const peak_result *res)
     return b;
 }
 
-static void report(FILE *out, const gemm_device_info *dev, const peak_config *cfg, const peak_result *res)
+/* The head of the report, printed before the measurements start (what is measured, where). */
+static void report_head(FILE *out, const gemm_device_info *dev, const peak_config *cfg)
 {
     fprintf(out, "== %s: measured peaks of the device ==\n", NAME);
     fprintf(out, "device      %s on %s, driver %s\n", dev->name, dev->platform_name, dev->driver);
     fprintf(out, "timing      %d warm-up + %d timed run%s; device time of each kernel (OpenCL profiling events)\n",
             cfg->warmup, cfg->repeat, cfg->repeat == 1 ? "" : "s");
-    fprintf(out, "FP32 FMA    %zu work-items x 8 chains, 2 flops per multiply-add\n", res->fma_items);
+    fflush(out);
+}
+
+static void report(FILE *out, const peak_result *res)
+{
+    fprintf(out, "FP32 FMA    %zu work-items, 2 flops per multiply-add\n", res->fma_items);
     for (size_t w = 0; w < NFMA; w++)
-        fprintf(out, "            %-8s %8d iterations   median %12.1f GFLOPS   best %12.1f GFLOPS\n",
-                fma_kernels[w].type, res->fma_iterations[w], res->fma_median[w], res->fma_best[w]);
+        fprintf(out, "            %-8s x %2d chains %8d iterations   median %10.1f GFLOPS   best %10.1f GFLOPS\n",
+                fma_kernels[w].type, fma_kernels[w].chains, res->fma_iterations[w], res->fma_median[w],
+                res->fma_best[w]);
     const size_t b = best_width(res);
-    fprintf(out, "            peak: %.1f GFLOPS (%s, median; best run %.1f)\n", res->fma_median[b],
-            fma_kernels[b].type, res->fma_best[b]);
+    fprintf(out, "            peak: %.1f GFLOPS (%s x %d chains, median; best run %.1f)\n", res->fma_median[b],
+            fma_kernels[b].type, fma_kernels[b].chains, res->fma_best[b]);
     fprintf(out, "bandwidth   float4 copy of %.0f MiB into %.0f MiB, bytes read + written\n",
             (double)res->copy_bytes / 1048576.0, (double)res->copy_bytes / 1048576.0);
     fprintf(out, "            median %.1f GB/s   best %.1f GB/s\n", res->copy_median, res->copy_best);
@@ -383,14 +403,15 @@ static void report_csv(FILE *out, const gemm_device_info *dev, const peak_config
     gemm_utc_date(date, sizeof date);
     const size_t b = best_width(res);
     fprintf(out, "platform,device,driver,fma_gflops,fma_gflops_best,fma_vector,copy_gbps,copy_gbps_best,copy_mib,"
-                 "warmup,repeat,date\n");
+                 "warmup,repeat,date,fma_chains\n");
     gemm_csv_field(out, dev->platform_name);
     fputc(',', out);
     gemm_csv_field(out, dev->name);
     fputc(',', out);
     gemm_csv_field(out, dev->driver);
-    fprintf(out, ",%.3f,%.3f,%s,%.3f,%.3f,%.3f,%d,%d,%s\n", res->fma_median[b], res->fma_best[b], fma_kernels[b].type,
-            res->copy_median, res->copy_best, (double)res->copy_bytes / 1048576.0, cfg->warmup, cfg->repeat, date);
+    fprintf(out, ",%.3f,%.3f,%s,%.3f,%.3f,%.3f,%d,%d,%s,%d\n", res->fma_median[b], res->fma_best[b],
+            fma_kernels[b].type, res->copy_median, res->copy_best, (double)res->copy_bytes / 1048576.0, cfg->warmup,
+            cfg->repeat, date, fma_kernels[b].chains);
 }
 
 int main(int argc, char **argv)
@@ -438,16 +459,22 @@ int main(int argc, char **argv)
     if (!rc) {
         cfg.repeat = opt.repeat ? opt.repeat : gemm_default_repeat(dev.cls);
         cfg.warmup = opt.warmup >= 0 ? opt.warmup : gemm_default_warmup(dev.cls);
+        report_head(opt.csv ? stderr : stdout, &dev, &cfg);
+        gemm_progress_start();
+        gemm_progress_set("setting up the OpenCL device");
         rc = gemm_cl_open(&cl, &dev, &msg);
     }
-    if (!rc)
+    if (!rc) {
+        gemm_progress_set("building the kernels");
         rc = gemm_cl_build(&cl, peak_kernel_source, "-cl-std=CL1.2", &msg);
+    }
     for (size_t w = 0; w < NFMA && !rc; w++)
         rc = measure_fma(&cl, w, &cfg, &res, &msg);
     if (!rc)
         rc = measure_copy(&cl, &cfg, &res, &msg);
+    gemm_progress_stop();
     if (!rc) {
-        report(opt.csv ? stderr : stdout, &dev, &cfg, &res);
+        report(opt.csv ? stderr : stdout, &res);
         if (opt.csv)
             report_csv(stdout, &dev, &cfg, &res);
     } else {

@@ -42,9 +42,11 @@ static int run(const gemm_options *opt, const gemm_host_data *d, int warmup, int
                gemm_report *rep, gemm_msg *msg)
 {
     (void)opt;
+    (void)rep; // described before the runs (describe)
     (void)msg;
     const size_t bytes = (size_t)d->m * (size_t)d->n * sizeof(float);
     for (int run = 0; run < warmup + repeat; run++) {
+        gemm_progress_run(run, warmup, repeat);
         memcpy(c, d->c0, bytes); // BLAS ignores C when beta = 0
         const double t0 = gemm_host_seconds();
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)d->m, (int)d->n, (int)d->k, d->alpha, d->a,
@@ -54,6 +56,14 @@ static int run(const gemm_options *opt, const gemm_host_data *d, int warmup, int
             times[run - warmup] = (t1 - t0) * 1e3;
     }
     // NaN-poisoning does not apply to a host library; the check still covers every element.
+    return 0;
+}
+
+// What runs where, known before the runs: printed first (the head of the report).
+static int describe(const gemm_options *opt, gemm_report *rep, gemm_msg *msg)
+{
+    (void)opt;
+    (void)msg;
     snprintf(rep->platform, sizeof rep->platform, "host");
     cpu_name(rep->device, sizeof rep->device);
 #ifdef OPENBLAS_VERSION
@@ -77,6 +87,6 @@ int main(int argc, char **argv)
         NAME, "the CPU BLAS's cblas_sgemm on the host",
         "The CPU BLAS's cblas_sgemm on the host, for comparison, timed with the host's monotonic clock. --platform, "
         "--device, -D and --kernel-file do not apply.",
-        "cblas_sgemm", 1024, 3, 1, check, run};
+        "cblas_sgemm", 1024, 3, 1, check, run, describe};
     return gemm_host_peer_main(&peer, argc, argv);
 }

@@ -217,6 +217,7 @@ static int measure(cuda_state *s, const gemm_options *opt, const gemm_host_data 
     static char summary[160];
     int dev = 0, runtime = 0, version = 0;
     struct cudaDeviceProp prop;
+    gemm_progress_set("starting CUDA and copying A, B and C to the GPU");
     int rc = choose_device(opt->device, &dev, &prop, msg);
     if (!rc)
         rc = cuda_setup(s, d, &prop, msg);
@@ -228,6 +229,7 @@ static int measure(cuda_state *s, const gemm_options *opt, const gemm_host_data 
     CHECK_CUBLAS("cublasGetVersion", cublasGetVersion(s->handle, &version));
     for (int i = 0; i < warmup + repeat; i++) {
         double ms = 0;
+        gemm_progress_run(i, warmup, repeat);
         rc = cuda_run_once(s, d, &ms, msg);
         if (rc)
             return rc;
@@ -280,6 +282,6 @@ int main(int argc, char **argv)
         "events around the call. --device takes a CUDA device index (default 0); --platform, --list-devices, -D "
         "and --kernel-file do not apply.",
         "cublasSgemm", gemm_default_size(GEMM_DEVICE_NVIDIA_GPU), gemm_default_repeat(GEMM_DEVICE_NVIDIA_GPU),
-        gemm_default_warmup(GEMM_DEVICE_NVIDIA_GPU), check, run};
+        gemm_default_warmup(GEMM_DEVICE_NVIDIA_GPU), check, run, NULL};
     return gemm_host_peer_main(&peer, argc, argv);
 }

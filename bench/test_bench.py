@@ -3,16 +3,25 @@
 tests use (PoCL on a machine without a GPU). Standard library only.
 
     test_bench.py peak BUILD_DIR [program options]    peak's CSV is sane
-    test_bench.py sweep BUILD_DIR [program options]   bench.py end to end, and table.py
-    test_bench.py guard BUILD_DIR [program options]   the time guard skips larger problems
+    test_bench.py sweep BUILD_DIR [program options]   bench.py end to end (plan, estimate, ETA), and table.py
+    test_bench.py guard BUILD_DIR                     the time guard stops a run (TIMEOUT), skips larger problems
+    test_bench.py plan BUILD_DIR                      the sizes bench.py chooses for a CPU and for a GPU
+    test_bench.py pipe BUILD_DIR                      table.py | head ends without a traceback
+    test_bench.py tour BUILD_DIR [program options]    the tour's header and exit code, with a wrong device too
+
+guard and plan run bench.py on stand-in programs (FAKE_PROGRAM) that answer at once like a step
+on a device of a given kind and speed, so that what they check does not depend on the device.
 """
 import csv
 import io
+import json
 import math
 import os
+import stat
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -20,7 +29,7 @@ from gemmrun import COLUMNS, find_programs  # noqa: E402
 from table import peak_path  # noqa: E402
 
 PEAK_COLUMNS = ["platform", "device", "driver", "fma_gflops", "fma_gflops_best", "fma_vector", "copy_gbps",
-                "copy_gbps_best", "copy_mib", "warmup", "repeat", "date"]
+                "copy_gbps_best", "copy_mib", "warmup", "repeat", "date", "fma_chains"]
 QUICK = ["--repeat", "1", "--warmup", "0"]
 QUICK_PEAK = ["--fma-ms", "2", "--copy-mib", "4"]
 ANY_SIZE = ("kernel01_naive", "kernel06_padding", "cpu_blas")  # the programs that take every size
@@ -72,6 +81,7 @@ def check_peak_rows(rows, copy_mib, repeat, warmup):
             check(float(row["fma_gflops"]) < 1e6 and float(row["copy_gbps"]) < 1e5, "peak: figures in a sane range")
         check(row.get("fma_vector") in ("float4", "float8", "float16"),
               f"peak fma_vector (got {row.get('fma_vector')!r})")
+        check(row.get("fma_chains") in ("8", "16"), f"peak fma_chains (got {row.get('fma_chains')!r})")
         check(row.get("copy_mib") == f"{copy_mib:.3f}", f"peak copy_mib is {copy_mib} (got {row.get('copy_mib')!r})")
         check(row.get("repeat") == str(repeat) and row.get("warmup") == str(warmup), "peak repeat/warmup echoed")
         check(row.get("device", "") != "", "peak names the device")
@@ -84,8 +94,8 @@ def test_peak(build, extra):
     check("peak: " in proc.stderr and "GB/s" in proc.stderr, "peak prints its human-readable report on stderr")
 
 
-def sweep(build, out, args, extra):
-    return run([sys.executable, os.path.join(HERE, "bench.py"), "--build-dir", build, "--out", out] + args + QUICK +
+def sweep(build, out, args, extra, quick=QUICK):
+    return run([sys.executable, os.path.join(HERE, "bench.py"), "--build-dir", build, "--out", out] + args + quick +
                extra)
 
 
@@ -102,6 +112,13 @@ def test_sweep(build, extra):
         proc = sweep(build, out, ["--sizes", "32", "--odd-sizes", "31,24x40x16", "--exclude", "clblast,cublas",
                                   "--verify-max-size", "32", "--peak-args", " ".join(QUICK_PEAK)], extra)
         check(proc.returncode == 0, f"bench.py exits 0 (got {proc.returncode})")
+        # The plan and its estimate come before the sweep proper, an ETA with the runs, the time at the end
+        plan = proc.stderr.find("bench: plan: ")
+        check(plan >= 0 and "bench: estimated " in proc.stderr[plan:], "bench.py prints its plan and an estimate")
+        check(plan < proc.stderr.find("] 31x31x31 kernel01_naive"), "the plan comes before the sweep's later sizes")
+        check("sizes 24x40x16, 31, 32 (as given)" in proc.stderr, "the plan lists the sizes given")
+        check(" left] " in proc.stderr, "the progress lines give the time left")
+        check(proc.stdout.rstrip().split("\n")[-1].split(" in ")[-1].endswith(" s"), "bench.py says how long it took")
         rows = read_rows(out)
         programs = [p[0] for p in find_programs(build) if p[0] not in ("clblast", "cublas")]
         # Smallest problem first: 24x40x16 (15360), 31^3 (29791), 32^3 (32768); every program once each.
@@ -144,34 +161,154 @@ def test_sweep(build, extra):
         check(again.returncode == 0, "table.py exits 0")
         tables = proc.stdout[:proc.stdout.rindex("\nWrote ")]
         check(again.stdout.rstrip("\n") == tables.rstrip("\n"), "table.py prints the same tables as bench.py")
+        check(tables.index("M=24 N=40 K=16") < tables.index("M=N=K=31") < tables.index("M=N=K=32"),
+              "the tables come smallest problem first")
         # Options the sweep sets itself are refused, before anything runs.
         bad = sweep(build, os.path.join(tmp, "bad.csv"), ["--sizes", "32", "--size", "64"], [])
         check(bad.returncode == 2 and "the sweep sets sizes" in bad.stderr, "bench.py refuses --size")
         check(not os.path.exists(os.path.join(tmp, "bad.csv")), "a refused sweep writes nothing")
 
 
+# A stand-in for a step: answers at once like one (its report's device line and its CSV row) on a
+# device of the kind and speed that fake.json, beside its directory, gives; from the problem
+# "hang_from" (multiply-adds) on, it hangs instead.
+FAKE_PROGRAM = """#!/usr/bin/env python3
+import json, os, sys, time
+cfg = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fake.json")))
+args = sys.argv[1:]
+def value(name, default):
+    return args[args.index(name) + 1] if name in args else default
+m, n, k = (int(value(o, 64)) for o in ("-m", "-n", "-k"))
+warmup, repeat = int(value("--warmup", 1)), int(value("--repeat", 3))
+name = os.path.basename(sys.argv[0])
+if m * n * k >= cfg.get("hang_from", float("inf")):
+    time.sleep(60)
+ms, g = 2.0 * m * n * k / (cfg["gflops"] * 1e6), cfg["gflops"]
+sys.stderr.write(f"== {name}: a stand-in ==\\ndevice      Fake Device ({cfg['type']}) on Fake, driver 1\\n")
+print("COLUMNS")
+print(f"{name},Fake,Fake Device,1,{m},{n},{k},1,0,,{warmup},{repeat},{ms:.6f},{ms:.6f},{g},{g},"
+      f"sgemm:{ms:.6f}/{ms:.6f},0.01,PASS,2026-01-01T00:00:00Z")
+""".replace("COLUMNS", ",".join(COLUMNS))
+
+
+def fake_build(tmp, config, steps=("kernel01_naive", "kernel02_tiled")):
+    """A build directory of stand-ins for the steps (FAKE_PROGRAM), configured by config."""
+    build = os.path.join(tmp, "fake-build")
+    os.makedirs(build)
+    with open(os.path.join(build, "gemm_steps.txt"), "w") as f:
+        f.write("\n".join(steps) + "\n")
+    for step in steps:
+        os.makedirs(os.path.join(tmp, step))
+        path = os.path.join(tmp, step, step)
+        with open(path, "w") as f:
+            f.write(FAKE_PROGRAM)
+        os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+        os.symlink(os.path.join(tmp, step), os.path.join(build, step))
+    with open(os.path.join(tmp, "fake.json"), "w") as f:
+        json.dump(config, f)
+    return build
+
+
 def test_guard(build, extra):
+    """The guard stops a run that takes too long (TIMEOUT) and skips its program at larger problems."""
     with tempfile.TemporaryDirectory() as tmp:
+        fake = fake_build(tmp, {"type": "CPU", "gflops": 1e6, "hang_from": 32 ** 3})
         out = os.path.join(tmp, "guard.csv")
-        # Every run takes more than 0 s: after the first size, larger problems are skipped.
-        proc = sweep(build, out, ["--sizes", "16,32", "--odd-sizes", "16x16x8,16x8x16,16", "--guard-seconds", "0",
-                                  "--programs", "kernel01_naive", "--no-peak"], extra)
-        check(proc.returncode == 0, f"a sweep with skipped rows exits 0 (got {proc.returncode})")
+        t0 = time.monotonic()
+        proc = sweep(fake, out, ["--sizes", "16,32,64", "--odd-sizes", "16x16x8", "--guard-seconds", "1",
+                                 "--no-peak"], [])
+        seconds = time.monotonic() - t0
+        check(proc.returncode == 0, f"a sweep with stopped and skipped runs exits 0 (got {proc.returncode})")
+        check(seconds < 20, f"the guard stopped the hanging runs (the sweep took {seconds:.0f} s)")
         rows = read_rows(out)
-        got = [(r["m"], r["n"], r["k"], r["status"]) for r in rows]
-        # 16x16x8 runs and trips the guard; 16x8x16 is no larger, so it runs too; 16^3 (given twice, run
-        # once) and 32^3 are larger, so they are skipped.
-        expected = [("16", "16", "8", "PASS"), ("16", "8", "16", "PASS"), ("16", "16", "16", "SKIPPED"),
-                    ("32", "32", "32", "SKIPPED")]
+        got = [(r["step"], r["m"], r["status"]) for r in rows]
+        expected = [(p, m, status) for m, status in [("16", "PASS"), ("16", "PASS"), ("32", "TIMEOUT"), ("64", "SKIPPED")]
+                    for p in ("kernel01_naive", "kernel02_tiled")]
         check(got == expected, f"guard rows: expected {expected}, got {got}")
-        for r in rows[2:]:
-            check(r["parts"].startswith("time guard: the run at 16x16x8 took") and "--guard-seconds 0" in r["parts"],
-                  f"a SKIPPED row says why (got {r['parts']!r})")
+        for r in rows:
+            if r["status"] == "TIMEOUT":
+                check(r["parts"].startswith("time guard: stopped after 1 s"), f"a TIMEOUT row says why ({r['parts']!r})")
+            if r["status"] == "SKIPPED":
+                check(r["parts"].startswith("time guard: its run at 32x32x32 was stopped"),
+                      f"a SKIPPED row says why ({r['parts']!r})")
+        check("TIMEOUT: time guard: stopped after" in proc.stdout, "the table shows the TIMEOUT and why")
         check(not os.path.exists(peak_path(out)), "--no-peak writes no peaks")
+        # The guard is for runs, not for bad options
+        bad = sweep(fake, os.path.join(tmp, "bad.csv"), ["--guard-seconds", "-1"], [])
+        check(bad.returncode == 2 and "--guard-seconds must be" in bad.stderr, "bench.py refuses a negative guard")
+
+
+def test_plan(build, extra):
+    """Without --sizes: on a CPU, the squares stop where the median program's run would take more
+    than --size-seconds (estimated from the runs at 256); on a GPU, the full default sweep."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # 1 GFLOPS, 1 warm-up + 3 timed runs: 4 * 2 * 512^3 flops = 1.1 s at 512, 8.6 s at 1024
+        fake = fake_build(tmp, {"type": "CPU", "gflops": 1.0})
+        out = os.path.join(tmp, "cpu.csv")
+        proc = sweep(fake, out, ["--no-peak"], [], quick=[])
+        check(proc.returncode == 0, f"the CPU sweep exits 0 (got {proc.returncode})")
+        check("sizes 256, 511, 512, 513 (chosen for a CPU: the squares stop before 1024, where the median "
+              "program's run would take about 9 s" in proc.stderr, "the CPU plan stops before 1024 and says why")
+        estimate = [l for l in proc.stderr.splitlines() if l.startswith("bench: estimated ")]
+        check(len(estimate) == 1, "bench.py prints one estimate")
+        rows = read_rows(out)
+        check([(r["m"], r["step"]) for r in rows] == [(m, p) for m in ("256", "511", "512", "513")
+                                                      for p in ("kernel01_naive", "kernel02_tiled")],
+              f"the CPU sweep runs the planned sizes (got {[(r['m'], r['step']) for r in rows]})")
+        check("the time guard stops any run after 30 s" in proc.stderr, "the guard is 30 s on a CPU")
+        # A GPU: 256 to 8192 and the odd sizes 4095, 4097, 1000x3000x500
+        os.makedirs(os.path.join(tmp, "gpu"))
+        fake = fake_build(os.path.join(tmp, "gpu"), {"type": "GPU", "gflops": 1e5})
+        proc = sweep(fake, os.path.join(tmp, "gpu.csv"), ["--no-peak"], [], quick=[])
+        check(proc.returncode == 0, f"the GPU sweep exits 0 (got {proc.returncode})")
+        check("sizes 256, 512, 1024, 1000x3000x500, 2048, 3072, 4095, 4096, 4097, 5120, 6144, 7168, 8192 (the "
+              "defaults for a GPU)" in proc.stderr, "the GPU plan is the full default sweep")
+        check("the time guard stops any run after 120 s" in proc.stderr, "the guard is 120 s on a GPU")
+        check(len(read_rows(os.path.join(tmp, "gpu.csv"))) == 26, "the GPU sweep runs 13 sizes x 2 programs")
+
+
+def test_pipe(build, extra):
+    """table.py's output cut short by its reader (| head) ends it quietly, without a traceback."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "many.csv")
+        with open(path, "w", newline="") as f:  # tables far larger than a pipe's buffer
+            writer = csv.DictWriter(f, fieldnames=COLUMNS)
+            writer.writeheader()
+            for size in range(1, 3001):
+                writer.writerow(dict(dict.fromkeys(COLUMNS, ""), step="kernel01_naive", m=size, n=size, k=size,
+                                     median_ms="1", status="PASS"))
+        table = subprocess.Popen([sys.executable, os.path.join(HERE, "table.py"), path], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE)
+        head = subprocess.run(["head", "-n", "3"], stdin=table.stdout, capture_output=True, text=True)
+        table.stdout.close()
+        err = table.stderr.read().decode()
+        table.wait(timeout=60)
+        check(head.stdout.startswith("No measured peaks"), f"head got the start of the tables ({head.stdout!r})")
+        check(err == "", f"table.py | head prints nothing on stderr (got {err[-300:]!r})")
+
+
+def test_tour(build, extra):
+    """The tour names the OpenCL device, exits 0 when every program passed, and with a device that
+    does not exist exits non-zero and says the error once."""
+    tour = [sys.executable, os.path.join(HERE, "tour.py"), "--build-dir", build, "--size", "64"] + QUICK
+    proc = run(tour + extra)
+    check(proc.returncode == 0, f"the tour exits 0 when every program passes (got {proc.returncode})")
+    step = next((l for l in proc.stdout.splitlines() if l.startswith("kernel01_naive ")), "")
+    check("PASS" in step, f"the tour runs step 1 ({step!r})")
+    devices = [l for l in proc.stdout.splitlines() if l.startswith("Device: ")]
+    check(len(devices) == 1 and "(host" not in devices[0], f"the header names the OpenCL device ({devices})")
+    wrong = run(tour + ["--device", "no-such-device"])
+    message = "no OpenCL device matches 'no-such-device'"
+    check(wrong.returncode not in (0, None), f"the tour exits non-zero when every step is refused "
+                                            f"(got {wrong.returncode})")
+    check(wrong.stdout.count(message) == 1, f"the table says the error once (got {wrong.stdout.count(message)})")
+    check(wrong.stderr.count(message) == 1, f"the progress says the error once (got {wrong.stderr.count(message)})")
+    check("(host" not in wrong.stdout, "the header does not present the CPU BLAS as the device")
 
 
 def main():
-    tests = {"peak": test_peak, "sweep": test_sweep, "guard": test_guard}
+    tests = {"peak": test_peak, "sweep": test_sweep, "guard": test_guard, "plan": test_plan, "pipe": test_pipe,
+             "tour": test_tour}
     if len(sys.argv) < 3 or sys.argv[1] not in tests:
         sys.exit(__doc__)
     tests[sys.argv[1]](sys.argv[2], sys.argv[3:])

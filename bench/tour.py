@@ -5,9 +5,13 @@ PASS/FAIL). Progress goes to stderr, the table to stdout.
 
 Every program is run with --csv plus the options given here (e.g. --size 2048 --device 1), so
 each measures itself with the harness's own rules; this script only collects and compares.
+
+Exit status: 0 if every program ran and passed; 1 if any failed verification, was refused (e.g.
+a size a step cannot do, or a --device that does not exist) or could not run.
 """
 import argparse
 import os
+import signal
 import subprocess
 import sys
 
@@ -20,9 +24,14 @@ from gemmrun import (EXIT_MEANING, cuda_peer_applies, find_programs, last_error_
 TOUR_PEERS = ("cpu_blas", "clblast", "cublas")
 
 
-def run(name, path, args, peer, index, total):
-    r = run_with_progress(f"[{index}/{total}] {name}", path, program_args(name, args))
-    return {"name": name, "peer": peer, "rc": r["rc"], "row": r["row"], "stderr": r["stderr"]}
+# Programs on the host or through CUDA: not the OpenCL device the steps run on
+NOT_OPENCL = ("cpu_blas", "cublas")
+
+
+def run(name, path, args, peer, index, total, same_error):
+    r = run_with_progress(f"[{index}/{total}] {name}", path, program_args(name, args), same_error=same_error)
+    return {"name": name, "peer": peer, "rc": r["rc"], "row": r["row"], "stderr": r["stderr"],
+            "error": last_error_line(r["stderr"]) if r["rc"] != 0 else None}
 
 
 def fmt_ratio(x):
@@ -31,17 +40,23 @@ def fmt_ratio(x):
 
 def print_table(results, out):
     steps = [r for r in results if not r["peer"]]
-    gpu_row = next((r["row"] for r in results if r["row"] and not r["peer"]), None) or \
-        next((r["row"] for r in results if r["row"]), None)
-    if gpu_row:
-        out.write(f"\nDevice: {gpu_row['device']} ({gpu_row['platform']}, driver {gpu_row['driver']})\n")
-        out.write(f"Problem: C = alpha*A*B + beta*C, M={gpu_row['m']} N={gpu_row['n']} K={gpu_row['k']}, "
-                  f"alpha={gpu_row['alpha']} beta={gpu_row['beta']}, float, row-major\n")
+    # The header names the OpenCL device the steps ran on (never the host CPU of cpu_blas)
+    device_row = next((r["row"] for r in results if r["row"] and r["name"] not in NOT_OPENCL), None)
+    any_row = next((r["row"] for r in results if r["row"]), None)
+    if device_row:
+        out.write(f"\nDevice: {device_row['device']} ({device_row['platform']}, driver {device_row['driver']})\n")
+    else:
+        out.write("\nDevice: none (no OpenCL program ran; the reasons are below)\n")
+    if any_row:
+        out.write(f"Problem: C = alpha*A*B + beta*C, M={any_row['m']} N={any_row['n']} K={any_row['k']}, "
+                  f"alpha={any_row['alpha']} beta={any_row['beta']}, float, row-major\n")
         out.write("Time: median of the timed runs; GFLOPS = 2*M*N*K / time; the steps, CLBlast and cuBLAS on "
-                  "the device above, cpu_blas on the host CPU\n\n")
+                  "the device above, cpu_blas on the host CPU\n")
+    out.write("\n")
     header = f"{'step':<28}{'GFLOPS':>10}{'vs previous':>13}{'vs step 1':>11}{'err/bound':>11}  result"
     out.write(header + "\n" + "-" * len(header) + "\n")
     first = prev = None
+    shown_error = None
     for r in results:
         row = r["row"]
         if r["rc"] in (0, 1) and row:
@@ -61,13 +76,15 @@ def print_table(results, out):
                 prev = g
         else:
             what = EXIT_MEANING.get(r["rc"], f"exit {r['rc']}")
-            detail = last_error_line(r["stderr"])
+            detail = r["error"] if r["error"] != shown_error else "the same error as above"
+            shown_error = r["error"]
             out.write(f"{r['name']:<28}{'-':>10}{'-':>13}{'-':>11}{'-':>11}  {what.upper()}: {detail}\n")
     if not steps:
         out.write("(no steps were built)\n")
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `tour.py ... | head` ends quietly
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", required=True, help="the CMake build directory")
     ap.add_argument("--list-devices", action="store_true", help="only list the OpenCL devices")
@@ -89,12 +106,15 @@ def main():
             # the steps ran elsewhere (PoCL, another vendor): cuBLAS would not be the same device
             sys.stderr.write(f"[{i + 1}/{len(programs)}] cublas ... not run: the steps did not run on an NVIDIA GPU\n")
             continue
-        results.append(run(name, path, passthrough, peer, i + 1, len(programs)))
+        previous = next((r["error"] for r in reversed(results) if r["error"]), None)
+        results.append(run(name, path, passthrough, peer, i + 1, len(programs), previous))
     print_table(results, sys.stdout)
-    bad = [r for r in results if r["rc"] not in (0,)]
-    # Refusals (exit 2) of a size a step cannot do are expected with odd sizes; failures are not.
-    failed = [r for r in bad if r["rc"] != 2]
-    sys.exit(1 if failed else 0)
+    bad = [r for r in results if r["rc"] != 0]
+    if bad:
+        sys.stdout.write(f"\n{len(bad)} of {len(results)} programs did not pass: "
+                         + ", ".join(f"{r['name']} ({EXIT_MEANING.get(r['rc'], 'exit ' + str(r['rc']))})" for r in bad)
+                         + "\n")
+    sys.exit(1 if bad else 0)
 
 
 if __name__ == "__main__":

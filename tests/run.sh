@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # The test suite: installs what is missing, builds with warnings as errors (build-ci/), and runs
-# every test with CTest on the default device (PoCL on a machine without a GPU). Extra options
-# go to ctest, e.g.:  tests/run.sh -R kernel02      tests/run.sh -L verify
+# every test with CTest on the default device: the first GPU, else PoCL on the CPU. Its first line
+# names the device. Extra options go to ctest, e.g.:  tests/run.sh -R kernel02      tests/run.sh -L verify
+#
+#   tests/run.sh --platform NAME | --device NAME [...]
+# runs the suite on another device (the options of every program, see --list-devices; e.g.
+# --platform Portable for PoCL on a machine with a GPU). The choice is kept in the build's
+# GEMM_TEST_ARGS until the next tests/run.sh, which sets it again (to nothing without these).
 #
 #   tests/run.sh --sanitize [ctest options]
 # builds and runs the same suite with AddressSanitizer (leaks included) and
@@ -15,16 +20,38 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 preset=ci
-case "${1:-}" in
-  --sanitize) preset=sanitize; shift ;;
-  --fuzz) preset=fuzz; shift ;;
-esac
+device_args=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --sanitize) preset=sanitize ;;
+    --fuzz) preset=fuzz ;;
+    --platform | --device)
+      [ $# -ge 2 ] || { echo "tests/run.sh: $1 needs a value (see --list-devices)" >&2; exit 2; }
+      device_args+=("$1" "$2")
+      shift ;;
+    --platform=* | --device=*) device_args+=("$1") ;;
+    *) break ;;
+  esac
+  shift
+done
 # shellcheck source=../common/deps.sh
 . common/deps.sh
 packages="$GEMM_PACKAGES_RUN $GEMM_PACKAGES_TEST"
 [ "$preset" = fuzz ] && packages="$GEMM_PACKAGES_RUN $GEMM_PACKAGES_FUZZ"
 # shellcheck disable=SC2086
 gemm_install_packages $packages
-cmake --preset "$preset" >/dev/null
+# GEMM_TEST_ARGS: the device choice, quoted for the tests' command lines (printf %q)
+test_args=
+[ ${#device_args[@]} -gt 0 ] && test_args=$(printf '%q ' "${device_args[@]}")
+cmake --preset "$preset" "-DGEMM_TEST_ARGS=$test_args" >/dev/null
+device=
+if [ "$preset" != fuzz ]; then
+  # The first line: the device the tests run on (device.sh builds the step it asks first)
+  device=$(tests/device.sh "build-$preset" "${device_args[@]}") || { status=$?; echo "$device" >&2; exit $status; }
+  echo "$device"
+fi
 cmake --build --preset "$preset" -j "$(nproc)"
-ctest --preset "$preset" "$@"
+status=0
+ctest --preset "$preset" "$@" || status=$?
+[ -z "$device" ] || echo "$device"
+exit $status

@@ -5,13 +5,23 @@
 # current directory with <file.cl> embedded into it (so the binary runs from any directory),
 # linked to the harness, and
 #  - one CTest per test size and (alpha, beta) pair that runs it verified on the default device
-#    (PoCL on a machine without a GPU), label `verify`. GPU_TEST_SIZES run the same way with the
-#    parameters tuned for NVIDIA GPUs (--defaults-for nvidia-gpu), so the GPU configuration is
-#    verified on every CI run too;
+#    (PoCL on a machine without a GPU, else the GPU; GEMM_TEST_ARGS may choose another), label
+#    `verify`. Whether a size suits a step depends on its tiles, so every test pins its
+#    parameters rather than take the device's: TEST_SIZES run with the CPU parameters
+#    (--defaults-for cpu), GPU_TEST_SIZES with those tuned for NVIDIA GPUs (--defaults-for
+#    nvidia-gpu, test names `.verify.nvidia-params.`), so both sets are verified on every device,
+#    CI's PoCL included. Each size must be a multiple of the tiles of its set. A test whose
+#    parameters exceed the device's limits (work-group size, local memory: the refusal names the
+#    CL_DEVICE_* limit) is skipped, not failed, with the refusal line as the reason;
 #  - two CTests (beta = 0 and beta != 0) that run it verified under Oclgrind with its checkers
 #    for data races, uninitialized values, invalid accesses and API errors (tests/oclgrind.sh),
-#    label `oclgrind`, at OCLGRIND_SIZE (default: the first TEST_SIZES entry). Oclgrind
-#    simulates every work-item one by one: keep that size small, a few tiles at most.
+#    label `oclgrind`, at OCLGRIND_SIZE (default: the first TEST_SIZES entry), with the generic
+#    GPU parameters (--defaults-for gpu: those of Oclgrind's simulated GPU), so that size must be
+#    a multiple of their tiles too. Oclgrind simulates every work-item one by one: keep that size
+#    small, a few tiles at most.
+# GEMM_TEST_ARGS (the test device; not under Oclgrind, whose device is the only one it shows) come
+# first on the command line: where an option is given twice the last one counts, so a test's own
+# options (its pinned parameters, a device it selects) always win.
 
 set(GEMM_EMBED_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/embed_file.cmake)
 
@@ -33,6 +43,10 @@ endfunction()
 # negative alpha with a fractional beta.
 set(GEMM_TEST_SCALARS "1:0" "0.5:2" "-1.5:0.25")
 
+# What a step prints when parameters exceed a limit of the device: the verification and exercise
+# tests are skipped on it (their parameters do not fit this device), never passed
+set(GEMM_DEVICE_LIMIT_REFUSAL "but this device (allows|has) [0-9]+ \\(CL_DEVICE_|CL_KERNEL_WORK_GROUP_SIZE\\)")
+
 # One verification test per (alpha, beta) pair for one size "MxNxK".
 function(gemm_add_verify_tests name size suffix options)
   separate_arguments(extra UNIX_COMMAND "${GEMM_TEST_ARGS}")
@@ -46,10 +60,19 @@ function(gemm_add_verify_tests name size suffix options)
     list(GET ab 1 beta)
     set(test ${name}.verify${suffix}.${size}.alpha=${alpha},beta=${beta})
     add_test(NAME ${test}
-             COMMAND ${name} -m ${m} -n ${n} -k ${k} --alpha ${alpha} --beta ${beta} --repeat 1 --warmup 0
-                     ${options} ${extra})
-    set_tests_properties(${test} PROPERTIES LABELS "verify;${name}")
+             COMMAND ${name} ${extra} -m ${m} -n ${n} -k ${k} --alpha ${alpha} --beta ${beta} --repeat 1
+                     --warmup 0 ${options})
+    set_tests_properties(${test} PROPERTIES LABELS "verify;${name}"
+                         SKIP_REGULAR_EXPRESSION "${GEMM_DEVICE_LIMIT_REFUSAL}")
   endforeach()
+endfunction()
+
+# The steps, in the order they were added, one per line in <build>/gemm_steps.txt: the tour and
+# the benchmark (bench/gemmrun.py) read it, so a new step needs no change there.
+function(gemm_write_step_list)
+  get_property(steps GLOBAL PROPERTY GEMM_STEPS)
+  string(REPLACE ";" "\n" text "${steps}")
+  file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/gemm_steps.txt CONTENT "${text}\n" @ONLY)
 endfunction()
 
 function(gemm_add_step name)
@@ -59,11 +82,16 @@ function(gemm_add_step name)
   target_link_libraries(${name} PRIVATE gemm_harness gemm_warnings)
   target_compile_definitions(${name} PRIVATE GEMM_STEP_NAME="${name}")
   set_property(GLOBAL APPEND PROPERTY GEMM_STEPS ${name})
+  get_property(list_deferred GLOBAL PROPERTY GEMM_STEP_LIST_DEFERRED)
+  if(NOT list_deferred) # written once, when the top-level CMakeLists.txt is done
+    set_property(GLOBAL PROPERTY GEMM_STEP_LIST_DEFERRED TRUE)
+    cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL gemm_write_step_list)
+  endif()
   if(NOT BUILD_TESTING)
     return()
   endif()
   foreach(size IN LISTS ARG_TEST_SIZES)
-    gemm_add_verify_tests(${name} ${size} "" "")
+    gemm_add_verify_tests(${name} ${size} "" "--defaults-for;cpu")
   endforeach()
   foreach(size IN LISTS ARG_GPU_TEST_SIZES)
     gemm_add_verify_tests(${name} ${size} ".nvidia-params" "--defaults-for;nvidia-gpu")
@@ -83,7 +111,7 @@ function(gemm_add_step name)
     set(test ${name}.oclgrind.${size}.beta=${beta})
     add_test(NAME ${test}
              COMMAND ${PROJECT_SOURCE_DIR}/tests/oclgrind.sh clean $<TARGET_FILE:${name}> -m ${m} -n ${n} -k ${k}
-                     --alpha -1.5 --beta ${beta} --repeat 1 --warmup 0)
+                     --alpha -1.5 --beta ${beta} --repeat 1 --warmup 0 --defaults-for gpu)
     set_tests_properties(${test} PROPERTIES LABELS "oclgrind;${name}" SKIP_RETURN_CODE 77 TIMEOUT 120)
   endforeach()
 endfunction()

@@ -46,6 +46,17 @@ void gemm_note(const char *fmt, ...)
 #endif
     ;
 
+/**
+ * @brief Registers @p hook, called with 1 just before a diagnostic is printed on stderr and with 0
+ * just after it (the progress line of gemm_progress.h uses it to get out of the way); NULL: none.
+ */
+void gemm_set_message_hook(void (*hook)(int before));
+
+/** @brief Brackets other output on stderr (e.g. a build log) like gemm_error() brackets its line. */
+void gemm_message_begin(void);
+/** @brief Ends what gemm_message_begin() began. */
+void gemm_message_end(void);
+
 /** @brief A fixed-size message buffer filled by functions that report a problem to their caller. */
 typedef struct gemm_msg {
     char text[512]; /**< the message, without the program name and without a newline */

@@ -12,6 +12,7 @@
 #define GEMM_PEER_H
 
 #include "gemm_options.h"
+#include "gemm_progress.h"
 #include "gemm_report.h"
 #include "gemm_verify.h"
 
@@ -42,11 +43,19 @@ typedef struct gemm_host_peer {
      */
     int (*run)(const gemm_options *opt, const gemm_host_data *data, int warmup, int repeat, double *times_ms,
                float *result, gemm_report *rep, gemm_msg *msg);
+    /**
+     * Fills @p rep's platform, device, driver, device_type and timing before the runs, so that the
+     * head of the report is printed before they start (gemm_report_announce()); run() then need
+     * not fill them. NULL where they are known only once the library has started (the head is
+     * then printed with the report). @return 0, or an exit code with @p msg filled.
+     */
+    int (*describe)(const gemm_options *opt, gemm_report *rep, gemm_msg *msg);
 } gemm_host_peer;
 
 /**
- * @brief Runs a host peer: options (gemm_options_main()), the peer's check, random data, the
- * runs, then the reference and the element check (after the runs, so that a runtime error is
+ * @brief Runs a host peer: options (gemm_options_main()), the peer's check, its description (the
+ * head of the report, printed at once), random data, the runs (the peer reports each one with
+ * gemm_progress_run()), then the reference and the element check (after the runs, so that a runtime error is
  * reported before the costly reference is made), and the report (gemm_report_emit()).
  * @return the process exit code.
  */

@@ -69,6 +69,7 @@ typedef struct gemm_report {
     gemm_check check;            /**< the comparison, when verified */
     char failure[512];           /**< extra reason for FAIL (e.g. an out-of-bounds write), or "" */
     const char *reference;       /**< how the reference was computed */
+    int head_printed;            /**< 1 once gemm_report_announce() printed the head */
 } gemm_report;
 
 /** @brief "PASS", "FAIL" or "UNVERIFIED". */
@@ -77,8 +78,24 @@ const char *gemm_report_status(const gemm_report *r);
 /** @brief 2*M*N*K / time, in GFLOPS. */
 double gemm_gflops(long m, long n, long k, double ms);
 
-/** @brief Prints the human-readable block. */
+/**
+ * @brief Prints the human-readable block (without its head when gemm_report_announce() printed
+ * it already).
+ */
 void gemm_report_print(FILE *out, const gemm_report *r);
+
+/**
+ * @brief Prints the head of the block: the lines known before anything runs (title, problem,
+ * device, parameters, timing). Needs the fields up to @c timing.
+ */
+void gemm_report_print_head(FILE *out, const gemm_report *r);
+
+/**
+ * @brief Prints the head now, where the report will go (stdout, or stderr with @p csv), so a
+ * reader sees the problem, the device and the parameters before a long run; the report at the
+ * end then continues from there, so the whole block is the same as without it.
+ */
+void gemm_report_announce(gemm_report *r, int csv);
 
 /** @brief Prints the CSV header line (see the file comment). */
 void gemm_report_csv_header(FILE *out);

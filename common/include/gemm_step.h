@@ -25,6 +25,9 @@
  *    kernel's own time is kept too;
  * 8. read C back, check the guard regions of every buffer and every element of C, report
  *    (human or CSV, gemm_report.h) and return the exit code.
+ *
+ * Once the checks of step 3 pass, the head of the report (problem, device, parameters, runs) is
+ * printed at once, and from then on a terminal shows a progress line (gemm_progress.h).
  */
 #ifndef GEMM_STEP_H
 #define GEMM_STEP_H

@@ -416,8 +416,10 @@ int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg
             (log = malloc(size + 1)) != NULL &&
             clGetProgramBuildInfo(cl->program, cl->dev.device, CL_PROGRAM_BUILD_LOG, size, log, NULL) == CL_SUCCESS) {
             log[size] = '\0';
+            gemm_message_begin(); /* erases a progress line first */
             fprintf(stderr, "----- OpenCL build log (options: %s) -----\n%s\n----- end of build log -----\n",
                     options, log);
+            gemm_message_end();
         }
         free(log);
     }

@@ -19,11 +19,29 @@ void gemm_set_program_name(const char *name)
 
 const char *gemm_program_name(void) { return program_name; }
 
+static void (*message_hook)(int before);
+
+void gemm_set_message_hook(void (*hook)(int before)) { message_hook = hook; }
+
+void gemm_message_begin(void)
+{
+    if (message_hook)
+        message_hook(1);
+}
+
+void gemm_message_end(void)
+{
+    if (message_hook)
+        message_hook(0);
+}
+
 static void vprint_line(const char *kind, const char *fmt, va_list ap)
 {
+    gemm_message_begin();
     fprintf(stderr, "%s: %s: ", program_name, kind);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+    gemm_message_end();
 }
 
 void gemm_error(const char *fmt, ...)

@@ -26,23 +26,34 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
     memset(&rep, 0, sizeof rep);
     rep.step = peer->name;
     rep.summary = peer->summary;
-    rc = gemm_host_data_create(&d, m, n, k, opt.alpha, opt.beta, opt.seed, &msg);
+    rep.m = m;
+    rep.n = n;
+    rep.k = k;
+    rep.alpha = (float)opt.alpha;
+    rep.beta = (float)opt.beta;
+    rep.warmup = warmup;
+    rep.repeat = repeat;
+    if (peer->describe) {
+        rc = peer->describe(&opt, &rep, &msg);
+        if (!rc)
+            gemm_report_announce(&rep, opt.csv);
+    }
+    gemm_progress_start();
+    gemm_progress_set("making the random matrices");
+    if (!rc)
+        rc = gemm_host_data_create(&d, m, n, k, opt.alpha, opt.beta, opt.seed, &msg);
     float *c = malloc((size_t)m * (size_t)n * sizeof(float));
     double *times = malloc((size_t)repeat * sizeof(double));
     if (!rc && (!c || !times))
         rc = gemm_msgf(&msg, GEMM_EXIT_RUNTIME, "out of host memory");
     if (!rc)
         rc = peer->run(&opt, &d, warmup, repeat, times, c, &rep, &msg);
-    if (!rc && opt.verify)
+    if (!rc && opt.verify) {
+        gemm_progress_set("computing the double-precision reference");
         rc = gemm_reference_compute(&d, &ref, &msg);
+    }
+    gemm_progress_set("checking the result");
     if (!rc) {
-        rep.m = m;
-        rep.n = n;
-        rep.k = k;
-        rep.alpha = d.alpha;
-        rep.beta = d.beta;
-        rep.warmup = warmup;
-        rep.repeat = repeat;
         rep.median_ms = gemm_median(times, repeat);
         rep.best_ms = gemm_min(times, repeat);
         rep.nparts = 1;
@@ -53,8 +64,10 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
         rep.verified = opt.verify;
         if (opt.verify)
             gemm_check_result(c, &ref, &rep.check);
+        gemm_progress_stop();
         rc = gemm_report_emit(&rep, opt.csv);
     } else {
+        gemm_progress_stop();
         gemm_error("%s", msg.text);
     }
     free(c);

@@ -58,7 +58,7 @@ int gemm_report_exit_code(const gemm_report *r)
     return strcmp(gemm_report_status(r), "FAIL") == 0 ? GEMM_EXIT_VERIFY_FAILED : GEMM_EXIT_OK;
 }
 
-void gemm_report_print(FILE *out, const gemm_report *r)
+void gemm_report_print_head(FILE *out, const gemm_report *r)
 {
     fprintf(out, "== %s%s%s ==\n", r->step, r->summary ? ": " : "", r->summary ? r->summary : "");
     fprintf(out, "problem     C = alpha*A*B + beta*C  M=%ld N=%ld K=%ld  alpha=%g beta=%g  (float, row-major)\n", r->m,
@@ -69,6 +69,20 @@ void gemm_report_print(FILE *out, const gemm_report *r)
         fprintf(out, "parameters  %s\n", r->params);
     fprintf(out, "timing      %d warm-up + %d timed run%s; %s\n", r->warmup, r->repeat, r->repeat == 1 ? "" : "s",
             r->timing);
+}
+
+void gemm_report_announce(gemm_report *r, int csv)
+{
+    FILE *out = csv ? stderr : stdout;
+    gemm_report_print_head(out, r);
+    fflush(out);
+    r->head_printed = 1;
+}
+
+void gemm_report_print(FILE *out, const gemm_report *r)
+{
+    if (!r->head_printed)
+        gemm_report_print_head(out, r);
     for (int i = 0; i < r->nparts && r->nparts > 1; i++)
         fprintf(out, "            %-22s median %10.4f ms   best %10.4f ms\n", r->part[i].label, r->part[i].median_ms,
                 r->part[i].best_ms);

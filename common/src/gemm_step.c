@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gemm_params.h"
+#include "gemm_progress.h"
 #include "gemm_report.h"
 #include "gemm_verify.h"
 
@@ -213,9 +214,21 @@ static void print_step_help(FILE *out, const void *ctx)
         return;
     fprintf(out, "\nparameters of %s (override with -D NAME=VALUE):\n", step->name);
     static const gemm_device_class classes[] = {GEMM_DEVICE_CPU, GEMM_DEVICE_NVIDIA_GPU, GEMM_DEVICE_GPU};
+    /* Columns as wide as the longest name and range (TRANSPOSE_TILE, 1..256) */
+    int name_width = 0, range_width = 0;
+    for (int i = 0; i < step->nparams; i++) {
+        char range[48];
+        const int nw = (int)strlen(step->params[i].name);
+        const int rw = snprintf(range, sizeof range, "%ld..%ld", step->params[i].min, step->params[i].max);
+        name_width = nw > name_width ? nw : name_width;
+        range_width = rw > range_width ? rw : range_width;
+    }
     for (int i = 0; i < step->nparams; i++) {
         const gemm_param_info *pi = &step->params[i];
-        fprintf(out, "  %-7s %ld..%ld  %s\n          default:", pi->name, pi->min, pi->max, pi->help);
+        char range[48];
+        snprintf(range, sizeof range, "%ld..%ld", pi->min, pi->max);
+        fprintf(out, "  %-*s %-*s  %s\n  %*s default:", name_width, pi->name, range_width, range, pi->help, name_width,
+                "");
         for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++) {
             gemm_defines d = {0};
             gemm_msg msg;
@@ -561,6 +574,31 @@ static const char *device_type_name(const gemm_device_info *d)
     return "accelerator";
 }
 
+/* The report's fields known before anything runs: what runs, where, with which parameters. */
+static void describe_run(gemm_report *rep, const gemm_step *step, const gemm_device_info *dev,
+                         const gemm_problem *prob, const char *params_text, int warmup, int repeat)
+{
+    rep->step = step->name;
+    rep->summary = step->summary;
+    snprintf(rep->platform, sizeof rep->platform, "%s", dev->platform_name);
+    snprintf(rep->device, sizeof rep->device, "%s", dev->name);
+    snprintf(rep->driver, sizeof rep->driver, "%s", dev->driver);
+    rep->device_type = device_type_name(dev);
+    rep->m = prob->m;
+    rep->n = prob->n;
+    rep->k = prob->k;
+    rep->alpha = prob->alpha;
+    rep->beta = prob->beta;
+    snprintf(rep->params, sizeof rep->params, "%s", params_text);
+    rep->warmup = warmup;
+    rep->repeat = repeat;
+    rep->timing = step->library
+                      ? "device time from the end of the command before the library call to the end of its last "
+                        "kernel (OpenCL profiling events; no transfers)"
+                      : "device time from the start of the first kernel to the end of the last (OpenCL profiling "
+                        "events; no transfers, no compilation)";
+}
+
 int gemm_step_main(const gemm_step *step, int argc, char **argv)
 {
     gemm_options opt;
@@ -634,6 +672,13 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
     if (rc)
         goto done;
 
+    /* What is known before anything runs is printed now (the head of the report); then a
+     * progress line on a terminal (gemm_progress.h) */
+    describe_run(&rep, step, &dev, &prob, params_text, warmup, repeat);
+    gemm_report_announce(&rep, opt.csv);
+    gemm_progress_start();
+    gemm_progress_set("setting up the OpenCL device");
+
     /* OpenCL: context, queue, program, kernels */
     r.params = params_text;
     rc = gemm_cl_open(&r.cl, &dev, &msg);
@@ -641,6 +686,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         goto done;
     if (!step->library) {
         build_options(&params, options_text, sizeof options_text);
+        gemm_progress_set("building the OpenCL program");
         rc = gemm_cl_build(&r.cl, r.file_source ? r.file_source : step->source, options_text, &msg);
         if (rc)
             goto done;
@@ -676,16 +722,19 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
     }
 
     /* Data and reference */
+    gemm_progress_set("making the random matrices");
     rc = gemm_host_data_create(&r.data, prob.m, prob.n, prob.k, opt.alpha, opt.beta, opt.seed, &msg);
     if (rc)
         goto done;
     if (opt.verify) {
+        gemm_progress_set("computing the double-precision reference");
         rc = gemm_reference_compute(&r.data, &r.ref, &msg);
         if (rc)
             goto done;
     }
 
     /* Device buffers, each with guard regions */
+    gemm_progress_set("copying A, B and C to the device");
     const size_t elems[GEMM_BUF_COUNT] = {(size_t)prob.m * (size_t)prob.k, (size_t)prob.k * (size_t)prob.n,
                                           (size_t)prob.m * (size_t)prob.n, plan.temp_elems[0], plan.temp_elems[1],
                                           plan.temp_elems[2]};
@@ -724,6 +773,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
     }
     for (int run = 0; run < warmup + repeat; run++) {
         double total = 0, part_ms[GEMM_MAX_LAUNCHES] = {0};
+        gemm_progress_run(run, warmup, repeat);
         rc = run_once(&r, step, &prob, &plan, run, &total, part_ms, &msg);
         if (rc)
             goto done;
@@ -733,6 +783,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
                 r.part[i][run - warmup] = part_ms[i];
         }
     }
+    gemm_progress_set("reading C back and checking it");
     err = clEnqueueReadBuffer(r.cl.queue, r.buf[GEMM_BUF_C].view, CL_TRUE, 0, elems[2] * sizeof(float), r.result, 0,
                               NULL, NULL);
     if (err != CL_SUCCESS) {
@@ -741,25 +792,6 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
     }
 
     /* Report */
-    rep.step = step->name;
-    rep.summary = step->summary;
-    snprintf(rep.platform, sizeof rep.platform, "%s", dev.platform_name);
-    snprintf(rep.device, sizeof rep.device, "%s", dev.name);
-    snprintf(rep.driver, sizeof rep.driver, "%s", dev.driver);
-    rep.device_type = device_type_name(&dev);
-    rep.m = prob.m;
-    rep.n = prob.n;
-    rep.k = prob.k;
-    rep.alpha = prob.alpha;
-    rep.beta = prob.beta;
-    snprintf(rep.params, sizeof rep.params, "%s", params_text);
-    rep.warmup = warmup;
-    rep.repeat = repeat;
-    rep.timing = step->library
-                     ? "device time from the end of the command before the library call to the end of its last "
-                       "kernel (OpenCL profiling events; no transfers)"
-                     : "device time from the start of the first kernel to the end of the last (OpenCL profiling "
-                       "events; no transfers, no compilation)";
     rep.median_ms = gemm_median(r.times, repeat);
     rep.best_ms = gemm_min(r.times, repeat);
     rep.nparts = plan.nlaunches < GEMM_MAX_PARTS ? plan.nlaunches : GEMM_MAX_PARTS;
@@ -786,9 +818,11 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         }
         gemm_check_result(r.result, &r.ref, &rep.check);
     }
+    gemm_progress_stop();
     rc = gemm_report_emit(&rep, opt.csv);
 
 done:
+    gemm_progress_stop();
     if (rc && rc != GEMM_EXIT_VERIFY_FAILED)
         gemm_error("%s", msg.text);
     runner_release(&r);

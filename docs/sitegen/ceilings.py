@@ -37,8 +37,8 @@ class Ceiling:
             self.bounds["global memory"] = r.peak.copy / self.bpf
         if r.peak and arch and self.lpf:
             self.bounds["local memory"] = self.onchip(self.lpf)
-        if r.peak:
-            self.bounds["FMA"] = r.peak.fma
+        if r.peak:  # the measured peak, or a faster rate a library reached on the same hardware
+            self.bounds["FMA"] = r.ceiling or r.peak.fma
         # step 1 on an architecture whose L1 is the local memory: its loads, if all hit L1
         self.l1 = self.onchip(NAIVE_LOADS) if r.peak and arch and arch.get("l1_is_local") and self.lpf == 0 else None
 
@@ -48,6 +48,9 @@ class Ceiling:
         times the measured FMA peak."""
         fed = self.arch["local_bytes_per_clock"] / (4.0 * floats_per_fma)
         return self.r.peak.fma * min(1.0, fed / self.arch["fma_per_clock"])
+
+    def pct(self, x):
+        return fmt_pct(100.0 * x / self.r.peak.fma)
 
     @property
     def intensity(self):
@@ -61,8 +64,6 @@ class Ceiling:
         name = min(self.bounds, key=self.bounds.get)
         return name, self.bounds[name]
 
-    def pct(self, x):
-        return fmt_pct(100.0 * x / self.r.peak.fma)
 
 
 def ceilings_for(step, results, ptxas):

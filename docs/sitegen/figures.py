@@ -65,7 +65,7 @@ def roofline(r, steps, ptxas, path, highlight=None):
             va="bottom")
     for p, label in ((p, PEER_NAMES.get(p, p)) for p in r.programs if p in PEER_NAMES):
         g = r.gflops(p)
-        if g is None or not r.on_peak_device(p):  # not the CPU BLAS: the host's CPU, not the device
+        if g is None or not r.same_hardware(r.row(p)):  # the CPU BLAS only where the device is the host CPU
             continue
         ax.axhline(g, color=PEER_COLOUR, lw=1, ls="--", zorder=2)
         ax.text(x0 * 1.1, g * 1.04, f"{label} {fmt_gflops(g)}", fontsize=7.5, color="#a85400", va="bottom")

@@ -4,14 +4,14 @@ import glob
 import os
 import re
 
-from .common import NEEDED, InputError, is_step, md_escape, parse_params, read_csv_rows, size_key
+from .common import NEEDED, InputError, fmt_gflops, is_step, md_escape, parse_params, read_csv_rows, size_key, size_text
 
 # Statuses of the harness's CSV (gemm_report.h) and of the sweep (bench/bench.py). A row that ran
 # has its numbers; a row that did not run has empty numbers and the reason in `parts`.
 RAN = ("PASS", "FAIL", "UNVERIFIED")
 
 
-NOT_RUN = ("REFUSED", "SKIPPED", "ERROR")
+NOT_RUN = ("REFUSED", "SKIPPED", "TIMEOUT", "ERROR")
 
 
 NUMERIC = ("alpha", "beta", "warmup", "repeat", "median_ms", "best_ms", "gflops", "gflops_best")
@@ -52,7 +52,7 @@ class Peak:
 class ResultsFile:
     """One results file: one device's run of the steps and peers, at one or several sizes: the
     harness's --csv lines, or a bench/bench.py sweep (whose rows for programs that did not run
-    have empty numbers, the status REFUSED, SKIPPED or ERROR, and the reason in `parts`)."""
+    have empty numbers, the status REFUSED, SKIPPED, TIMEOUT or ERROR, and the reason in `parts`)."""
 
     def __init__(self, path):
         self.path = path
@@ -97,7 +97,7 @@ class ResultsFile:
         self.steps = [p for p in self.programs if is_step(p)]
         # The row shown for each program at each size: the fastest PASS, else the fastest
         # UNVERIFIED, else a FAIL, else the reason it did not run (several rows: several settings)
-        rank = {"PASS": 0, "UNVERIFIED": 1, "FAIL": 2, "ERROR": 3, "REFUSED": 4, "SKIPPED": 5}
+        rank = {"PASS": 0, "UNVERIFIED": 1, "FAIL": 2, "ERROR": 3, "TIMEOUT": 4, "REFUSED": 5, "SKIPPED": 6}
         self.best, self.count = {}, {}
         for r in rows:
             key = (r["step"], size_key(r))
@@ -134,6 +134,13 @@ class ResultsFile:
             if (self.peak.platform, self.peak.device) != (self.platform, self.device):
                 raise InputError(f"{peak_path}: measured on {self.peak.device} ({self.peak.platform}), but the steps "
                                  f"of {os.path.basename(path)} ran on {self.device} ({self.platform})")
+        # '% of FMA peak' is of the measured peak, or of a faster verified rate on the same hardware
+        # (a library can beat peak's kernels): never above 100 %, and the pages say which it is.
+        self.ceiling, self.ceiling_by = (self.peak.fma if self.peak else None), None
+        for (program, size), r in self.best.items():
+            g = self.gflops(program, size)
+            if g is not None and self.ceiling and self.same_hardware(r) and g > self.ceiling:
+                self.ceiling, self.ceiling_by = g, (program, size)
 
     def row(self, program, size=None):
         return self.best.get((program, size or self.headline))
@@ -150,6 +157,15 @@ class ResultsFile:
             return float(r["gflops"]), r["status"] == "PASS"
         return None, False
 
+    def same_hardware(self, r):
+        """True for a row that ran on the hardware bench/peak measured: its OpenCL device, or the host
+        CPU (cpu_blas) where that device is the host CPU (PoCL names its device after the CPU)."""
+        if not self.peak or not r:
+            return False
+        if r["step"] == "cpu_blas":
+            return r["platform"] == "host" and bool(r["device"]) and self.peak.device.endswith(r["device"])
+        return r["device"] == self.peak.device
+
     def on_peak_device(self, program):
         """True for a program that ran on the device bench/peak measured (not cpu_blas: the host CPU)."""
         r = self.row(program)
@@ -158,10 +174,17 @@ class ResultsFile:
 
     def pct_peak(self, program, size=None):
         g = self.gflops(program, size)
-        r = self.row(program, size)
-        if g is None or not self.peak or program == "cpu_blas" or r["device"] != self.peak.device:
+        if g is None or not self.same_hardware(self.row(program, size)):
             return None
-        return 100.0 * g / self.peak.fma
+        return 100.0 * g / self.ceiling
+
+    def ceiling_text(self):
+        """What '% of FMA peak' is of, when a program was faster than bench/peak's kernels, else ""."""
+        if not self.ceiling_by:
+            return ""
+        program, size = self.ceiling_by
+        return (f"; `{program}` ran faster, {fmt_gflops(self.ceiling)} GFLOPS at {size_text(size)}, so "
+                f"the column of the FMA peak gives percentages of that rate here")
 
     def vs(self, program, reference, size=None):
         """program's GFLOPS over the reference's, both verified at the same size, else None."""

@@ -69,7 +69,7 @@ def headline_snippet(results):
     out = []
     for r in results:
         peak = (f"measured FMA peak {fmt_gflops(r.peak.fma)} GFLOPS (`bench/peak`, {md_escape(r.peak.vector)})"
-                if r.peak else "no measured peak in this file")
+                + r.ceiling_text() if r.peak else "no measured peak in this file")
         out.append(f"**{md_escape(r.stem)}**: {r.where()}; {size_text(r.headline)}; {peak}.\n")
         refs = [(p, label) for p, label in REFERENCES if r.gflops(p) is not None]
         out.append("| program | GFLOPS | vs previous step | vs step 1 | % of FMA peak |"
@@ -235,7 +235,9 @@ def gain_snippet(steps, step, results):
                 text += f", {fmt_ratio(g / f1)} step {first.number}'s {fmt_gflops(f1)}"
         pct = r.pct_peak(step.name)
         if pct is not None:
-            text += f"; {fmt_pct(pct)} of the measured FMA peak"
+            text += (f"; {fmt_pct(pct)} of the measured FMA peak" if not r.ceiling_by else
+                     f"; {fmt_pct(pct)} of the fastest rate measured on this hardware (`{r.ceiling_by[0]}`'s, "
+                     "above the FMA peak of `bench/peak`)")
         refs = [f"{fmt_ratio(r.vs(step.name, ref))} {label}" for ref, label in REFERENCES
                 if r.vs(step.name, ref) is not None]
         if r.gflops("cpu_blas"):
