@@ -47,7 +47,7 @@ class Ceiling:
         reach: the multiply-adds per clock that the local memory feeds, over those the unit does,
         times the measured FMA peak."""
         fed = self.arch["local_bytes_per_clock"] / (4.0 * floats_per_fma)
-        return self.r.peak.fma * min(1.0, fed / self.arch["fma_per_clock"])
+        return self.r.peak.fma * fed / self.arch["fma_per_clock"]
 
     def pct(self, x):
         return fmt_pct(100.0 * x / self.r.peak.fma)
@@ -61,7 +61,8 @@ class Ceiling:
         """(resource, ceiling) of the lowest ceiling, or (None, None)."""
         if not self.bounds:
             return None, None
-        name = min(self.bounds, key=self.bounds.get)
+        # on a tie the FMA peak binds: a resource that allows as much as the peak does not limit
+        name = min(self.bounds, key=lambda k: (self.bounds[k], k != "FMA"))
         return name, self.bounds[name]
 
 
@@ -128,8 +129,8 @@ def sentences(c, prev_cols):
     r, n = c.r, c.step.number
     name, bound = c.binding
     what = "the measured FMA peak" if name == "FMA" else f"the {name} ceiling"
-    out = [f"**{md_escape(r.stem)}**: step {n}'s lowest ceiling is {what}, {fmt_gflops(bound)} GFLOPS "
-           + (f"({c.pct(bound)} of the FMA peak)" if name != "FMA" else "") + f"; it measured {fmt_gflops(c.measured)} ({c.pct(c.measured)}), "
+    out = [f"**{md_escape(r.stem)}**: step {n}'s lowest ceiling is {what}, {fmt_gflops(bound)} GFLOPS"
+           + (f" ({c.pct(bound)} of the FMA peak)" if name != "FMA" else "") + f"; it measured {fmt_gflops(c.measured)} ({c.pct(c.measured)}), "
            f"{fmt_ratio(c.measured / bound)} that ceiling."]
     dram = c.bounds.get("global memory")
     if dram and c.measured > 1.05 * dram:

@@ -225,12 +225,11 @@ def panel_tiles(cv, v):
         rows, cols = tile.float_shape
         k_major = tile.axes[0] == "k"
         decl = "[" + "][".join(str(x) for x in tile.dims) + "]"
-        vec = f" of float{w}" if w > 1 else " of float"
+        vec = f" float{w}" if w > 1 else " float"
         if tile.operand == "A":
-            what = (f"k-major: row k = the {pm} = {rows_blk} rows at that k" if k_major
-                    else f"row m = {pk} = {depth} values along k")
+            what = (f"k-major, row k: {pm} = {rows_blk} rows" if k_major else f"row m: {pk} = {depth} values of k")
         else:
-            what = f"row k = the {pn} = {cols_blk} columns at that k"
+            what = f"row k: {pn} = {cols_blk} columns"
         y += 2.2 * unit
         cv.text(0, y - 0.4 * unit, f"{tile.name}{decl}{vec}: {what}", ha="left", va="bottom", size=8)
         for b in range(tile.buffers):  # step 7: the buffers one under the other
@@ -300,9 +299,10 @@ def panel_block(cv, v):
     gx, gy = v.group
     below = f"work-group ({gx}, {gy})" + (f";\nhatched: {v.why}" if real_rows < rows or real_cols < cols else "")
     if g.sub_tiles:
-        below += f"\nwarp tiles WTM x WTN = {g.sub_tiles[0][2]} x {g.sub_tiles[0][3]}, {g.warp_items} work-items each"
+        below += (f"\nwarp tiles WTM x WTN = {g.sub_tiles[0][2]} x {g.sub_tiles[0][3]},\n"
+                  f"{g.warp_items} work-items each")
     cv.text(0, rows + pad, below, ha="left", va="top", size=8)
-    cv.finish(-pad * 3.5, -pad * 3, cols + pad, rows + pad * 3, "Who computes what in the block")
+    cv.finish(-pad * 3.5, -pad * 3, cols + pad, rows + pad * 3, "Who computes what")
 
 
 def summary_lines(g, d):

@@ -13,7 +13,7 @@ that show them (SVG; Markdown for \\includedoc):
 import os
 import statistics
 
-from .common import fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, previous_step, size_short, write
+from .common import fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, previous_step, size_short, size_text, write
 from .ceilings import ceilings_for
 from .records import tuning_for
 
@@ -78,7 +78,7 @@ def roofline(r, steps, ptxas, path, highlight=None):
                     fontsize=9 if mine else 8, weight="bold" if mine else "normal", color=colour, zorder=6)
         if mine:
             for name, value in (("local-memory ceiling", c.bounds.get("local memory")), ("L1 if every load hits", c.l1)):
-                if value:
+                if value and value < c.bounds.get("FMA", float("inf")):
                     ax.plot([c.intensity / 1.6, c.intensity * 1.6], [value, value], color="#7a55b0", lw=2.2, zorder=4)
                     ax.text(c.intensity * 1.7, value, f"step {c.step.number}'s {name} {fmt_gflops(value)}",
                             fontsize=7.5, color="#5a3d8a", va="center")
@@ -90,8 +90,8 @@ def roofline(r, steps, ptxas, path, highlight=None):
     ax.set_xlabel("arithmetic intensity: FLOP per byte requested from global memory (sgemm kernel; caches not counted)")
     ax.set_ylabel("GFLOPS (median)")
     ax.grid(True, which="major", color="#e4e4e4", lw=0.6)
-    ax.set_title(f"Roofline of {r.device} ({r.stem}), {size_short(r.headline)}^3: steps as points, peers dashed",
-                 fontsize=10, loc="left")
+    ax.set_title(f"Roofline of {r.stem} at {size_text(r.headline)}: steps as points, peers dashed", fontsize=10,
+                 loc="left")
     fig.tight_layout()
     save(fig, path)
 
@@ -128,8 +128,12 @@ def compare(steps, step, results, path):
         ax.set_yscale("log")
         ax.set_xlabel("M = N = K")
         ax.set_ylabel("GFLOPS (median)")
-        ax.set_xticks([p[0] for p in series[step.name]])
-        ax.set_xticklabels([str(p[0]) for p in series[step.name]], rotation=45, fontsize=7.5)
+        ticks = []
+        for x in sorted({p[0] for p in series[step.name] + series[prev.name]}):
+            if not ticks or x >= ticks[-1] * 1.2:  # no two labels on top of each other
+                ticks.append(x)
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([str(x) for x in ticks], rotation=45, fontsize=7.5)
         ax.minorticks_off()
         ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
         ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
