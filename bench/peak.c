@@ -447,7 +447,7 @@ int main(int argc, char **argv)
         rc = gemm_list_devices(stdout, &msg);
         if (rc)
             gemm_error("%s", msg.text);
-        return rc;
+        return gemm_output_finish(rc);
     }
 
     gemm_device_info dev;
@@ -481,5 +481,5 @@ int main(int argc, char **argv)
         gemm_error("%s", msg.text);
     }
     gemm_cl_close(&cl);
-    return rc;
+    return gemm_output_finish(rc);
 }

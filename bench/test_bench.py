@@ -135,7 +135,7 @@ def test_sweep(build, extra):
                 check(r["parts"] != "", f"{where} keeps the refusal line")
                 check(all(r[c] == "" for c in numeric), f"{where} has empty numeric fields")
             elif r["m"] == "24":  # N=40 is above --verify-max-size: runs, unverified
-                check(r["status"] == "UNVERIFIED" and r["max_err_over_bound"] == "",
+                check(r["status"] == "UNVERIFIED" and r["max_err_over_bound"] == "" and r["normwise_over_bound"] == "",
                       f"{where} is UNVERIFIED (got {r['status']}: {r['parts']})")
                 check(all(positive(r[c]) for c in ("median_ms", "best_ms", "gflops")), f"{where} has its times")
             else:
@@ -144,6 +144,9 @@ def test_sweep(build, extra):
                 err = number(r["max_err_over_bound"])
                 check(err is not None and 0.0 <= err <= 1.0,
                       f"{where} is within its error bound (got {r['max_err_over_bound']!r})")
+                normwise = number(r["normwise_over_bound"])
+                check(normwise is not None and 0.0 <= normwise <= 1.0,
+                      f"{where} is within its normwise bound (got {r['normwise_over_bound']!r})")
             check(r["date"].endswith("Z"), f"{where} has a date")
         # 31 is prime: a step that needs tile multiples refuses it, and says so.
         tiled = [r for r in rows if r["step"] == "kernel02_tiled" and r["m"] == "31"]

@@ -5,7 +5,8 @@
 // value with gemm_define_parse(), and the whole input (NULs as spaces) as a defaults-table list
 // with gemm_defines_apply_list(); then it checks what the parser promises (gemm_options.h):
 //  - it never crashes or reads out of bounds (AddressSanitizer, UndefinedBehaviorSanitizer);
-//  - a refusal comes with a message, every message is one printable line;
+//  - a refusal comes with a message, every message is one printable line (no C0 or C1 control
+//    character, nothing but UTF-8);
 //  - what it accepts is in range: sizes in [1, 2^31-1] or 0 (not given), alpha and beta finite
 //    floats, --repeat >= 1, --warmup >= 0, at most GEMM_MAX_DEFINES parameters, each a C
 //    identifier of at most GEMM_DEFINE_NAME_MAX-1 characters with an int value, no name twice.
@@ -44,6 +45,15 @@ static void check_msg(const gemm_msg *msg)
     for (size_t i = 0; i < len; i++) {
         const unsigned char c = (unsigned char)msg->text[i];
         check(c >= 0x20 && c != 0x7f, "control character (e.g. a newline) in a message");
+        if (c < 0x80)
+            continue;
+        /* anything else must be well-formed UTF-8 and not a C1 control (U+0080..U+009F) */
+        const size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        check(c >= 0xC2 && c <= 0xF4 && i + n <= len, "a byte that is not UTF-8 in a message");
+        for (size_t j = 1; j < n; j++)
+            check(((unsigned char)msg->text[i + j] & 0xC0) == 0x80, "a byte that is not UTF-8 in a message");
+        check(!(c == 0xC2 && (unsigned char)msg->text[i + 1] < 0xA0), "a C1 control character (e.g. U+009B) in a message");
+        i += n - 1;
     }
 }
 

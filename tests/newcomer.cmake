@@ -51,7 +51,13 @@ add_test(NAME newcomer.oclgrind_log.exercise_4_2
                  "Read-write data race at local memory.*Kernel: transpose.*tile\\["
                  $<TARGET_FILE:kernel04_transpose> --kernel-file ${X}/step04_bug_transpose_barrier.cl --size 32
                  -D TSM=32 -D TSN=32 -D TSK=16 --repeat 1 --warmup 0)
-set_tests_properties(newcomer.oclgrind_log.exercise_2_1 newcomer.oclgrind_log.exercise_4_2 PROPERTIES
+add_test(NAME newcomer.oclgrind_log.exercise_7_1
+         COMMAND ${NEWCOMER} oclgrind-log ${CMAKE_CURRENT_BINARY_DIR}/races-7.1.log
+                 "Read-write data race at local memory.*Kernel: sgemm.*Asub"
+                 $<TARGET_FILE:kernel07_double_buffering> --kernel-file ${X}/step07_bug_one_buffer.cl -m 32 -n 64
+                 -k 48 -D TSM=32 -D TSN=64 -D TSK=16 -D WPTM=8 -D WPTN=8 -D WIDTH=8 --repeat 1 --warmup 0)
+set_tests_properties(newcomer.oclgrind_log.exercise_2_1 newcomer.oclgrind_log.exercise_4_2
+                     newcomer.oclgrind_log.exercise_7_1 PROPERTIES
                      LABELS "newcomer;oclgrind" TIMEOUT 120 SKIP_RETURN_CODE 77
                      ENVIRONMENT_MODIFICATION "${ASAN_UNDER_OCLGRIND}")
 

@@ -10,16 +10,7 @@
 #include "gemm_report.h"
 #include "gemm_step.h"
 #include "gemm_verify.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                                \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                            \
-        }                                                                          \
-    } while (0)
+#include "test_groups.h"
 
 // Parses a NULL-terminated argument list (argv[0] is added).
 static int parse(gemm_options *opt, gemm_msg *msg, const char *const *args)
@@ -144,7 +135,8 @@ static void test_tolerance(void)
 
     // A 2x3 "reference" with known magnitudes, checked against perturbed results.
     double value[6] = {1, -2, 3, 0, 5, 6}, magnitude[6] = {10, 10, 10, 0, 10, 10};
-    gemm_reference ref = {2, 3, 100, value, magnitude};
+    // norm_ab large enough that the normwise check passes: it has its own group (robustness.cmake)
+    gemm_reference ref = {2, 3, 100, value, magnitude, 0, 0, 0, NULL, NULL, 1e4, 0.0};
     const double tol = gemm_tolerance(100, 10.0);
     float got[6];
     gemm_check c;
@@ -187,7 +179,7 @@ static void test_reference(void)
     for (int i = 0; i < 9; i++)
         d.c0[i] = 1.0f;
     gemm_reference ref;
-    CHECK(gemm_reference_compute(&d, &ref, &msg) == 0);
+    CHECK(gemm_reference_compute(&d, 0, &ref, &msg) == 0);
     // A*B = [1 1 -2; 3 1 -2; 5 1 -2]; 2*A*B - 0.5 = ...
     const double expect[9] = {1.5, 1.5, -4.5, 5.5, 1.5, -4.5, 9.5, 1.5, -4.5};
     // |A||B| = [1 3 6; 3 7 14; 5 11 22]; magnitude = 2*|A||B| + 0.5
@@ -201,7 +193,7 @@ static void test_reference(void)
     // beta = 0: C0 is not read, so a NaN in it cannot leak into the reference
     d.beta = 0.0f;
     d.c0[4] = NAN;
-    CHECK(gemm_reference_compute(&d, &ref, &msg) == 0);
+    CHECK(gemm_reference_compute(&d, 0, &ref, &msg) == 0);
     CHECK(ref.value[4] == 2.0 && isfinite(ref.magnitude[4]));
     gemm_reference_free(&ref);
     gemm_host_data_free(&d);
@@ -288,25 +280,9 @@ static void test_constraints(void)
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        void (*fn)(void);
-    } groups[] = {{"options", test_options},
-                  {"tolerance", test_tolerance},
-                  {"reference", test_reference},
-                  {"constraints", test_constraints}};
-    int ran = 0;
-    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
-        if (argc > 1 && strcmp(argv[1], groups[i].name) != 0)
-            continue;
-        groups[i].fn();
-        ran++;
-    }
-    if (!ran) {
-        fprintf(stderr, "unknown test group '%s'\n", argv[1]);
-        return 2;
-    }
-    if (failures)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    return failures ? 1 : 0;
+    static const test_group groups[] = {{"options", test_options},
+                                        {"tolerance", test_tolerance},
+                                        {"reference", test_reference},
+                                        {"constraints", test_constraints}};
+    return run_groups(groups, sizeof groups / sizeof groups[0], argc, argv);
 }

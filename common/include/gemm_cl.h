@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "gemm_common.h"
+#include "gemm_memory.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,6 +57,7 @@ typedef struct gemm_device_info {
     cl_uint base_align;       /**< CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes (the query gives bits) */
     cl_uint compute_units;    /**< CL_DEVICE_MAX_COMPUTE_UNITS */
     cl_uint clock_mhz;        /**< CL_DEVICE_MAX_CLOCK_FREQUENCY */
+    cl_bool host_unified;     /**< CL_DEVICE_HOST_UNIFIED_MEMORY: the device's memory is the host's */
 } gemm_device_info;
 
 /** @brief Name of an OpenCL error code, e.g. "CL_OUT_OF_RESOURCES". */
@@ -106,6 +108,13 @@ int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg
  */
 int gemm_cl_kernel(gemm_cl *cl, const char *name, cl_kernel *kernel, gemm_msg *msg);
 
+/**
+ * @brief Checks that kernel @p name takes @p nargs arguments, as @p step passes them.
+ * @return 0; #GEMM_EXIT_BAD_INPUT if it takes another number (a kernel file with the wrong
+ * signature); #GEMM_EXIT_RUNTIME if the query fails.
+ */
+int gemm_cl_kernel_args(cl_kernel kernel, const char *name, int nargs, const char *step, gemm_msg *msg);
+
 /** @brief Releases everything gemm_cl_open() and gemm_cl_build() created (safe on a zeroed struct). */
 void gemm_cl_close(gemm_cl *cl);
 
@@ -113,36 +122,69 @@ void gemm_cl_close(gemm_cl *cl);
 #define GEMM_GUARD_PATTERN 0x7FA5A5A5u
 /** @brief Bit pattern used to poison outputs before a run (a quiet NaN). */
 #define GEMM_POISON_PATTERN 0x7FC00000u
-/** @brief Minimum guard size in elements on each side (CLBlast's test suite uses 127 too). */
-#define GEMM_GUARD_MIN 127
+/** @brief Minimum guard size in bytes on each side (16384 floats). */
+#define GEMM_GUARD_MIN_BYTES 65536
+/**
+ * @brief Inaccessible pages on each side of a fenced buffer: 8 GiB, as far as a 32-bit element
+ * index (the kernels' int) can reach from the buffer's start, so that every such access that
+ * misses the buffer lands either in a guard region or in these pages.
+ */
+#define GEMM_FENCE_BYTES ((size_t)1 << 33)
+/** @brief The inaccessible pages of a fenced buffer under an address-space limit (`ulimit -v`). */
+#define GEMM_FENCE_BYTES_LIMITED ((size_t)65536)
 
 /**
- * @brief A device buffer with sentinel-filled margins: the kernels see only gemm_buffer::view, a
- * sub-buffer of gemm_buffer::parent that starts after the front guard; a write outside the matrix lands in a guard
- * and is caught by gemm_buffer_check_guards().
+ * @brief A device buffer with sentinel-filled margins (guard regions): the kernels see only
+ * gemm_buffer::view, a sub-buffer of gemm_buffer::parent that starts after the front guard.
+ *
+ * Each guard holds at least one full row of the matrix and 64 KiB (gemm_guard_elems()), filled
+ * with #GEMM_GUARD_PATTERN; a write into it is caught by gemm_buffer_check_guards() after the
+ * runs. Where the device's buffers are host memory (gemm_device_fenced()), the harness makes the
+ * buffer itself (`CL_MEM_USE_HOST_PTR`) between inaccessible pages (gemm_memory.h): an access
+ * beyond the guards faults and is reported as an out-of-bounds access.
  */
 typedef struct gemm_buffer {
     const char *label;   /**< "A", "B", "C", or what a helper buffer holds */
     cl_mem parent;       /**< guard + matrix + guard */
     cl_mem view;         /**< the matrix itself (sub-buffer) */
     size_t elems;        /**< floats in the matrix */
-    size_t guard;        /**< floats in each guard */
+    size_t guard;        /**< floats in the front guard */
+    size_t guard_back;   /**< floats in the back guard (at least #guard) */
+    gemm_fenced host;    /**< the host memory of a fenced buffer (else unused) */
+    int watch;           /**< its slot with the fault handler, or -1 */
 } gemm_buffer;
 
-/** @brief Bytes one guarded buffer of @p elems floats takes on @p dev. */
-size_t gemm_buffer_bytes(const gemm_device_info *dev, size_t elems);
+/**
+ * @brief Floats in each guard of a buffer whose rows hold @p row floats: the larger of one row
+ * and #GEMM_GUARD_MIN_BYTES, rounded up so that the view starts at a multiple of the device's
+ * base address alignment.
+ */
+size_t gemm_guard_elems(const gemm_device_info *dev, size_t row);
+
+/** @brief Bytes one guarded buffer of @p elems floats in rows of @p row takes on @p dev. */
+size_t gemm_buffer_bytes(const gemm_device_info *dev, size_t elems, size_t row);
+
+/** @brief 1 if @p dev keeps its buffers in host memory (a CPU device with unified memory). */
+int gemm_device_host_memory(const gemm_device_info *dev);
 
 /**
- * @brief Creates a guarded buffer and fills it with one blocking write of the whole parent:
- * the guard pattern in both margins and @p init (@p elems floats) in between, or the poison
- * pattern (NaN) if @p init is NULL.
- *
- * One write covering the whole allocation, rather than fills of the margins and a write of the
- * view, is deliberate: Oclgrind 21.10's uninitialized-value checker (tests/oclgrind.sh) loses
- * track of a buffer after any host-side write, fill or copy that does not cover it entirely,
- * and then reports every read of it as uninitialized.
+ * @brief Bytes of inaccessible pages on each side of the buffers on @p dev: #GEMM_FENCE_BYTES
+ * where its buffers are host memory (#GEMM_FENCE_BYTES_LIMITED under an address-space limit),
+ * 0 elsewhere (no fences: a GPU's memory is not the host's).
  */
-int gemm_buffer_create(gemm_cl *cl, gemm_buffer *buf, const char *label, size_t elems, const float *init,
+size_t gemm_device_fenced(const gemm_device_info *dev);
+
+/**
+ * @brief Creates a guarded buffer of @p elems floats in rows of @p row floats, holding @p init
+ * (@p elems floats), or the poison pattern (NaN) if @p init is NULL, between its guards.
+ *
+ * An unfenced buffer is filled with one blocking write of the whole parent (guard, contents,
+ * guard), rather than fills of the margins and a write of the view, on purpose: Oclgrind
+ * 21.10's uninitialized-value checker (tests/oclgrind.sh) loses track of a buffer after any
+ * host-side write, fill or copy that does not cover it entirely, and then reports every read of
+ * it as uninitialized. A fenced buffer is filled in host memory before it is created.
+ */
+int gemm_buffer_create(gemm_cl *cl, gemm_buffer *buf, const char *label, size_t elems, size_t row, const float *init,
                        gemm_msg *msg);
 
 /**

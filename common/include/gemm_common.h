@@ -64,14 +64,34 @@ typedef struct gemm_msg {
 
 /**
  * @brief printf into a #gemm_msg (truncates safely; control characters, e.g. a newline in a
- * quoted argument, become '?' so the message stays one line). Returns @p code so callers can
- * `return gemm_msgf(...)`.
+ * quoted argument, become '?' so the message stays one line: gemm_printable()). Returns @p code
+ * so callers can `return gemm_msgf(...)`.
  */
 int gemm_msgf(gemm_msg *msg, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/**
+ * @brief Makes @p text one printable line in place: control characters (C0, DEL, and the C1
+ * range U+0080..U+009F) and bytes that are not valid UTF-8 each become '?'.
+ */
+void gemm_printable(char *text);
+
+/**
+ * @brief Checks, before anything is printed, that standard output is open.
+ * @return 0; or #GEMM_EXIT_RUNTIME after printing one error line, if it is closed.
+ */
+int gemm_output_check(void);
+
+/**
+ * @brief Flushes standard output and checks that every write to it succeeded; every program
+ * returns through it. @return @p rc; or, if the output was lost (a full disk, `/dev/full`, a
+ * closed descriptor), #GEMM_EXIT_RUNTIME after one error line, unless @p rc is already an error
+ * (2 or 3). A pipe whose reader has gone ends the program with SIGPIPE, as usual.
+ */
+int gemm_output_finish(int rc);
 
 #ifdef __cplusplus
 }

@@ -73,7 +73,8 @@ void gemm_options_defaults(gemm_options *opt);
  * @brief Parses argv into @p opt (which it first resets with gemm_options_defaults()).
  *
  * Accepts `--name value`, `--name=value`, and for the short options `-m 5` or `-m5`,
- * `-D NAME=VALUE` or `-DNAME=VALUE`. Sizes must be integers in [1, 2^31-1]; alpha and beta
+ * `-D NAME=VALUE` or `-DNAME=VALUE`. No value may start or end with white space. Sizes must be
+ * integers in [1, 2^31-1]; alpha and beta
  * finite numbers that a float holds (neither overflowing it nor underflowing it to 0);
  * `--repeat` >= 1; `--warmup` >= 0; no value may be empty. Messages quote what was typed, with
  * control characters replaced (one printable line).
@@ -100,8 +101,11 @@ typedef void (*gemm_help_fn)(FILE *out, const void *ctx);
  * - a bad option: prints its one "<program>: error: ..." line.
  *
  * The program's name is the one given to gemm_set_program_name().
+ * Every outcome but a bad option writes on standard output, which must be open
+ * (gemm_output_check()); help and version are checked as written (gemm_output_finish()).
  * @return #GEMM_OPTIONS_GO_ON if main() should go on with @p opt filled; otherwise the exit
- * code main() returns (#GEMM_EXIT_OK after help and version, #GEMM_EXIT_BAD_INPUT on an error).
+ * code main() returns (#GEMM_EXIT_OK after help and version, #GEMM_EXIT_BAD_INPUT on an error,
+ * #GEMM_EXIT_RUNTIME if standard output is closed or a write to it fails).
  */
 int gemm_options_main(gemm_options *opt, int argc, char *const argv[], const char *summary, gemm_help_fn more_help,
                       const void *ctx);

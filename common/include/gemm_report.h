@@ -6,13 +6,17 @@
  * tour and the benchmark can read any of them. CSV columns, in order:
  *
  * `step,platform,device,driver,m,n,k,alpha,beta,params,warmup,repeat,median_ms,best_ms,gflops,`
- * `gflops_best,parts,max_err_over_bound,status,date`
+ * `gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound`
  *
  * - `median_ms`, `best_ms`: the whole step per run (all of its kernels, helpers included);
  * - `gflops` = 2*M*N*K / median time (`gflops_best` uses the best time);
  * - `parts`: each kernel on its own, as `label:median_ms/best_ms` separated by `;`;
- * - `max_err_over_bound`: the worst |got-ref| / tolerance (<= 1 passes), empty if not verified;
- * - `status`: PASS, FAIL or UNVERIFIED; `date`: UTC, ISO 8601.
+ * - `max_err_over_bound`: the worst |got-ref| / element-wise tolerance (<= 1 passes), empty if not
+ *   verified;
+ * - `status`: PASS, FAIL or UNVERIFIED; `date`: UTC, ISO 8601;
+ * - `normwise_over_bound`: the normwise error ||got-ref||/||ref|| over its bound (<= 1 passes),
+ *   empty if not verified (gemm_verify.h). Added last, so that readers of older files, which
+ *   select columns by name, still read them.
  */
 #ifndef GEMM_REPORT_H
 #define GEMM_REPORT_H
@@ -70,6 +74,8 @@ typedef struct gemm_report {
     char failure[512];           /**< extra reason for FAIL (e.g. an out-of-bounds write), or "" */
     const char *reference;       /**< how the reference was computed */
     int head_printed;            /**< 1 once gemm_report_announce() printed the head */
+    const char *sample;          /**< why the reference is a sample of rows and columns, or NULL */
+    char guards[256];            /**< what the guard regions catch, for the report, or "" (no buffers) */
 } gemm_report;
 
 /** @brief "PASS", "FAIL" or "UNVERIFIED". */

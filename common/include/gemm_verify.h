@@ -1,19 +1,45 @@
 /**
  * @file gemm_verify.h
- * @brief Random test data, the double-precision reference, and the element-wise check.
+ * @brief Random test data, the double-precision reference, and the two checks of a result.
  *
- * The check is the heart of the tutorial's honesty: a step passes only if every element of C
- * satisfies
+ * A step passes only if its result passes two checks against a reference ref = alpha*A*B +
+ * beta*C0 computed in double precision from the very same float inputs (C0 is C before the run):
  *
- *     |got - ref| <= GEMM_TOLERANCE_C * K * FLT_EPSILON * (|alpha| * (|A||B|)_ij + |beta| * |C0_ij|)
+ * 1. **Element-wise, worst case.** Every element satisfies
  *
- * where ref = alpha*A*B + beta*C0 is computed in double precision from the very same float
- * inputs, |A||B| is the product of the element-wise absolute values, and C0 is C before the run.
- * This is the classic worst-case bound for a length-K float dot product (gamma_K ~= K*u with
- * u = FLT_EPSILON/2) plus the two roundings of the alpha/beta update; with GEMM_TOLERANCE_C = 2
- * the bound is 4*K*u, which covers (K+2)*u for every K >= 1 and any summation order, so a
- * correct kernel can never fail it, while a wrong index, a missing tile or an unwritten element
- * fails it by orders of magnitude. NaN and Inf never pass.
+ *        |got - ref| <= GEMM_TOLERANCE_C * K * FLT_EPSILON * (|alpha| * (|A||B|)_ij + |beta| * |C0_ij|)
+ *
+ *    where |A||B| is the product of the element-wise absolute values. This is the classic
+ *    worst-case bound for a length-K float dot product (gamma_K ~= K*u with u = FLT_EPSILON/2)
+ *    plus the two roundings of the alpha/beta update; with GEMM_TOLERANCE_C = 2 the bound is
+ *    4*K*u, which covers (K+2)*u for every K >= 1 and any summation order, so a correct kernel
+ *    can never fail it. It locates a wrong element (a wrong index, an unwritten element, a race).
+ *    But it grows like K^2 on random data (K terms of size ~1/4 each, times K*eps) while the
+ *    result grows like sqrt(K): from K ~ 65536 it exceeds the result itself, and a kernel that
+ *    writes zeros would pass it.
+ *
+ * 2. **Normwise, as rounding really behaves.** Over all the elements compared,
+ *
+ *        ||got - ref||_F <= GEMM_NORMWISE_C * sqrt(K) * FLT_EPSILON * (||alpha*A*B||_F + ||beta*C0||_F)
+ *
+ *    (Frobenius norms; the two terms are taken apart so that their cancelling each other in
+ *    some elements cannot shrink the bound: for beta = 0 it is ||ref||_F).
+ *    Higham's probabilistic rounding-error analysis (Higham & Mary, SIAM J. Sci. Comput. 41(5),
+ *    2019) models the rounding errors as independent with mean zero: the K roundings of a dot
+ *    product then add up like a random walk, to about sqrt(K)*u times the partial sums rather
+ *    than K*u. With the harness's data (independent, uniform in [-1, 1), mean zero) the partial
+ *    sums of a dot product grow like its result, and the expected relative error of recursive
+ *    summation, the least accurate order a kernel uses, is about sqrt(K/2)*u = 0.35*sqrt(K)*eps;
+ *    blocked and pairwise orders do better. GEMM_NORMWISE_C = 2 is a safety factor of 5.7 over
+ *    that figure (the Frobenius norm averages over the elements, so its spread is small), and
+ *    the correct kernels of the test suite stay below a tenth of the bound at every size it runs.
+ *    A wrong result misses by far more: writing zeros gives a relative error of 1, leaving out
+ *    half of the K loop about 0.7, dropping one tile of 16 along K about 4/sqrt(K); at K =
+ *    4,000,000 the bound is 4.8e-4.
+ *
+ * NaN and Inf never pass either check. When the reference is a sample (gemm_reference_compute()),
+ * both checks cover the sampled rows and columns, and every element of C is still checked for
+ * NaN and Inf (an element a kernel does not write stays NaN when beta = 0).
  */
 #ifndef GEMM_VERIFY_H
 #define GEMM_VERIFY_H
@@ -26,8 +52,14 @@
 extern "C" {
 #endif
 
-/** @brief The constant c in the tolerance c * K * eps * magnitude (see the file comment). */
+/** @brief The constant c in the element-wise tolerance c * K * eps * magnitude (see the file comment). */
 #define GEMM_TOLERANCE_C 2.0
+
+/** @brief The constant c in the normwise bound c * sqrt(K) * eps (see the file comment). */
+#define GEMM_NORMWISE_C 2.0
+
+/** @brief Rows and columns the reference covers when it is a sample (gemm_reference_compute()). */
+#define GEMM_SAMPLE_LINES 64
 
 /** @brief One problem's host data: sizes, scalars (as the kernel sees them: floats) and inputs. */
 typedef struct gemm_host_data {
@@ -45,7 +77,9 @@ typedef struct gemm_host_data {
  * @brief Allocates and fills A, B and C0 with uniform random values in [-1, 1).
  *
  * A, B and C use separate streams of one seeded generator (splitmix64), so the same seed
- * gives the same matrices on every machine, for every step and peer.
+ * gives the same matrices on every machine, for every step and peer. Every value is a multiple
+ * of 2^-23 (24 random bits), so every nonzero |a*b| is at least 2^-46 and every nonzero |c| at
+ * least 2^-23 (gemm_check_scalars() relies on it).
  * @return 0, or #GEMM_EXIT_RUNTIME with @p msg filled if memory runs out.
  */
 int gemm_host_data_create(gemm_host_data *data, long m, long n, long k, double alpha, double beta,
@@ -57,47 +91,111 @@ void gemm_host_data_free(gemm_host_data *data);
 /** @brief Fills @p count floats with uniform values in [-1, 1) from stream @p stream of @p seed. */
 void gemm_fill_uniform(float *x, size_t count, unsigned long long seed, unsigned stream);
 
-/** @brief The reference result and, per element, the magnitude the tolerance scales with. */
+/**
+ * @brief Refuses alpha and beta for which a correct float result cannot be checked: one that
+ * could overflow, or fall below float's normal range (where a device may flush it to zero).
+ *
+ * With the harness's data (|a|, |b|, |c| <= 1, nonzero values at least 2^-23 in magnitude):
+ * - every element and intermediate of alpha*A*B + beta*C stays below FLT_MAX/2 if
+ *   |alpha|*K + |beta| <= FLT_MAX/2;
+ * - every nonzero alpha*a*b and beta*c is a normal float if |alpha| >= 2^-80 and
+ *   |beta| >= 2^-103 (2^-126 / 2^-46 and 2^-126 / 2^-23).
+ *
+ * Zero is always accepted (alpha = 0 computes beta*C; beta = 0 does not read C).
+ * @return 0, or #GEMM_EXIT_BAD_INPUT with one line in @p msg giving the limits.
+ */
+int gemm_check_scalars(long k, double alpha, double beta, gemm_msg *msg);
+
+/**
+ * @brief The reference result, for every element or for a sample of rows and columns, and per
+ * element the magnitude the element-wise tolerance scales with.
+ *
+ * Full: @c value[i*n + j] for every element. Sampled: the rows @c rows[0..nrows-1] in full
+ * (@c value[r*n + j]), then the columns @c cols[0..ncols-1] in full (@c value[nrows*n + i*ncols + c]).
+ */
 typedef struct gemm_reference {
     long m;            /**< rows of the result */
     long n;            /**< columns of the result */
     long k;            /**< length of each dot product */
     double *value;     /**< alpha*A*B + beta*C0, in double */
     double *magnitude; /**< |alpha|*(|A||B|) + |beta|*|C0|, in double */
+    int sampled;       /**< 0: every element; 1: the rows and columns below */
+    long nrows;        /**< sampled rows (when sampled) */
+    long ncols;        /**< sampled columns (when sampled) */
+    long *rows;        /**< the sampled rows, increasing (when sampled) */
+    long *cols;        /**< the sampled columns, increasing (when sampled) */
+    double norm_ab;    /**< ||alpha*A*B||_F over the elements compared */
+    double norm_c;     /**< ||beta*C0||_F over the elements compared */
 } gemm_reference;
 
 /**
- * @brief Computes the reference with a CPU BLAS dgemm on double copies when the build found one,
- * otherwise with a portable blocked loop.
+ * @brief Computes the reference with a CPU BLAS dgemm when the build found one and it loads,
+ * otherwise with a portable loop in double.
+ *
+ * The dgemm works on double copies of panels of A and B (at most about 64 MiB of them at a
+ * time), so its memory is the result arrays plus that. With @p sample = 0 every element is
+ * computed; otherwise the reference covers @p sample rows and @p sample columns (all of them
+ * when the matrix has no more), spread evenly from the first to the last (gemm_memory.h decides
+ * when: a full reference that would not fit in memory or take too long).
  * @return 0, or #GEMM_EXIT_RUNTIME with @p msg filled if memory runs out.
  */
-int gemm_reference_compute(const gemm_host_data *data, gemm_reference *ref, gemm_msg *msg);
+int gemm_reference_compute(const gemm_host_data *data, long sample, gemm_reference *ref, gemm_msg *msg);
 
 /** @brief Frees a reference (safe on a zeroed struct). */
 void gemm_reference_free(gemm_reference *ref);
 
-/** @brief How the reference is computed in this build, e.g. "CBLAS dgemm (double)". */
+/** @brief Bytes gemm_reference_compute() allocates for an m x n x k problem (@p sample as there). */
+double gemm_reference_bytes(long m, long n, long k, long sample);
+
+/**
+ * @brief Number of threads the CPU BLAS may start when it is loaded (it is loaded only when it is
+ * first needed: gemm_blas_symbol()). Under an address-space limit (`ulimit -v`) the harness asks for
+ * one: each OpenBLAS thread reserves a buffer of about 128 MiB, and OpenBLAS retries a failed
+ * reservation forever. Has no effect once the library is loaded.
+ */
+void gemm_reference_threads(int threads);
+
+/**
+ * @brief A function of the CPU BLAS the build found (e.g. "cblas_sgemm"), loading the library on
+ * the first call (with the thread count of gemm_reference_threads()), or NULL if there is none
+ * or it does not load. The library is never linked into a program: it starts its threads as it
+ * loads, which must wait until the memory limits are checked.
+ */
+void *gemm_blas_symbol(const char *name);
+
+/** @brief 1 if the reference will use a CPU BLAS (the build found one), 0 for the portable loop. */
+int gemm_reference_blas(void);
+
+/** @brief How the reference is computed in this build, e.g. "CBLAS dgemm on double copies". */
 const char *gemm_reference_method(void);
 
-/** @brief The tolerance for one element: GEMM_TOLERANCE_C * k * FLT_EPSILON * magnitude. */
+/** @brief The element-wise tolerance for one element: GEMM_TOLERANCE_C * k * FLT_EPSILON * magnitude. */
 double gemm_tolerance(long k, double magnitude);
+
+/** @brief The normwise bound on ||got-ref||_F / (||alpha*A*B||_F + ||beta*C0||_F): GEMM_NORMWISE_C * sqrt(k) * FLT_EPSILON. */
+double gemm_normwise_bound(long k);
 
 /** @brief Outcome of comparing a result with the reference. */
 typedef struct gemm_check {
-    int pass;             /**< 1 if every element is finite and within its bound */
-    size_t bad;           /**< elements outside their bound (NaN and Inf included) */
-    size_t nonfinite;     /**< elements that are NaN or Inf */
+    int pass;             /**< 1 if both checks pass and every element of C is finite */
+    size_t checked;       /**< elements compared with the reference (all, or the sampled rows and columns) */
+    size_t total;         /**< elements of C (all checked for NaN and Inf) */
+    size_t bad;           /**< compared elements outside their bound, plus NaN and Inf anywhere */
+    size_t nonfinite;     /**< elements that are NaN or Inf, anywhere in C */
     double worst_ratio;   /**< max over elements of |got-ref| / bound (Inf if a NaN, or an error where bound=0) */
     long worst_row;       /**< where the worst ratio is */
     long worst_col;       /**< where the worst ratio is */
     long first_bad_row;   /**< first failing element in row-major order, or -1 */
     long first_bad_col;   /**< first failing element in row-major order, or -1 */
     double first_bad_got; /**< its value */
-    double first_bad_ref; /**< the expected value */
-    double first_bad_tol; /**< its bound */
+    double first_bad_ref; /**< the expected value (NaN if the element is outside the sample) */
+    double first_bad_tol; /**< its bound (NaN if the element is outside the sample) */
+    double normwise;       /**< ||got-ref||_F / (||alpha*A*B||_F + ||beta*C0||_F) over the compared elements (Inf with a NaN) */
+    double normwise_ratio; /**< normwise / gemm_normwise_bound(k): <= 1 passes */
+    int normwise_pass;     /**< 1 if normwise_ratio <= 1 */
 } gemm_check;
 
-/** @brief Compares @p got (m x n, row-major) with @p ref element by element (see the file comment). */
+/** @brief Compares @p got (m x n, row-major) with @p ref (see the file comment). */
 void gemm_check_result(const float *got, const gemm_reference *ref, gemm_check *out);
 
 #ifdef __cplusplus

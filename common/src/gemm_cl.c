@@ -1,11 +1,14 @@
-#define _POSIX_C_SOURCE 200809L /* strncasecmp, access */
+#define _POSIX_C_SOURCE 200809L /* strncasecmp, access, mkstemp */
 #include "gemm_cl.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *gemm_device_class_name(gemm_device_class cls)
@@ -49,7 +52,12 @@ const char *gemm_cl_error_name(cl_int err)
 
 int gemm_cl_fail(gemm_msg *msg, const char *what, cl_int err)
 {
-    return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "%s failed: %s (%d)", what, gemm_cl_error_name(err), (int)err);
+    const int memory = err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES ||
+                       err == CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "%s failed: %s (%d)%s", what, gemm_cl_error_name(err), (int)err,
+                     memory && gemm_memory_address_limited()
+                         ? "; an address-space limit is in force (ulimit -v or -d): the driver may need more"
+                         : "");
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -65,6 +73,7 @@ typedef struct device_list {
     int nplatforms;
     cl_platform_id platforms[MAX_PLATFORMS];
     char platform_names[MAX_PLATFORMS][128];
+    int duplicates; /* platforms the ICD loader reported twice (two .icd files naming one library) */
 } device_list;
 
 /* Strings longer than the field are cut, not lost (PoCL's version string is long). */
@@ -103,6 +112,7 @@ static int describe_device(gemm_device_info *info, cl_platform_id p, cl_device_i
     Q(CL_DEVICE_MEM_BASE_ADDR_ALIGN, align_bits);
     Q(CL_DEVICE_MAX_COMPUTE_UNITS, info->compute_units);
     Q(CL_DEVICE_MAX_CLOCK_FREQUENCY, info->clock_mhz);
+    Q(CL_DEVICE_HOST_UNIFIED_MEMORY, info->host_unified);
 #undef Q
     info->base_align = align_bits / 8 ? align_bits / 8 : 4;
     if (info->type & CL_DEVICE_TYPE_GPU)
@@ -114,9 +124,76 @@ static int describe_device(gemm_device_info *info, cl_platform_id p, cl_device_i
     return 0;
 }
 
+/* PoCL compiles into a cache directory and, where it cannot write there, fails without a word
+ * (an empty build log) or finds no device at all. Finds whether that directory (POCL_CACHE_DIR,
+ * else the one under $XDG_CACHE_HOME or $HOME) can be made and written, as PoCL would: 1 and a
+ * description if not. */
+static int pocl_cache_unusable(char *out, size_t len)
+{
+    char dir[1024];
+    const char *env = getenv("POCL_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const char *from = "POCL_CACHE_DIR";
+    if (env && *env)
+        snprintf(dir, sizeof dir, "%s", env);
+    else if (xdg && *xdg)
+        snprintf(dir, sizeof dir, "%s/pocl/kcache", xdg), from = "PoCL's default under XDG_CACHE_HOME";
+    else if (home && *home)
+        snprintf(dir, sizeof dir, "%s/.cache/pocl/kcache", home), from = "PoCL's default under HOME";
+    else
+        return 0;
+    /* mkdir -p, then a file created and removed */
+    for (char *p = dir + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            const char c = *p;
+            *p = '\0';
+            if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+                snprintf(out, len, "'%s' (%s) cannot be created: %s", dir, from, strerror(errno));
+                return 1;
+            }
+            *p = c;
+            if (c == '\0')
+                break;
+        }
+    }
+    char probe[1100];
+    snprintf(probe, sizeof probe, "%s/.gemm-probe-XXXXXX", dir);
+    const int fd = mkstemp(probe);
+    if (fd < 0) {
+        snprintf(out, len, "'%s' (%s) is not a writable directory: %s", dir, from, strerror(errno));
+        return 1;
+    }
+    close(fd);
+    unlink(probe);
+    return 0;
+}
+
+static int is_pocl(const char *platform_name) { return strstr(platform_name, "Portable Computing Language") != NULL; }
+
+/* Why PoCL found no device, where its environment says: 1 and the reason, or 0. */
+static int pocl_problem(char *out, size_t len)
+{
+    const char *devices = getenv("POCL_DEVICES");
+    char cache[1200];
+    if (getenv("POCL_CACHE_DIR") && pocl_cache_unusable(cache, sizeof cache))
+        snprintf(out, len, "PoCL cannot start, its cache directory %s", cache);
+    else if (devices && *devices)
+        snprintf(out, len, "POCL_DEVICES='%s' names no device PoCL has (e.g. pthread, basic; unset it to let PoCL "
+                 "choose)", devices);
+    else
+        return 0;
+    return 1;
+}
+
 static int no_platform(gemm_msg *msg)
 {
     char path[512];
+    gemm_memory_limits lim;
+    gemm_memory_read_limits(&lim);
+    if (lim.address_limit < INFINITY) /* a driver that cannot map what it needs does not load */
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME,
+                         "no OpenCL platform could be loaded under the address-space limit %s = %.2f GiB: the "
+                         "drivers need more (PoCL about %.2f GiB here); raise the limit",
+                         lim.address_from, lim.address_limit / 1073741824.0, gemm_memory_driver_reserve() / 1073741824.0);
     if (gemm_nvidia_unregistered(path, sizeof path))
         return gemm_msgf(msg, GEMM_EXIT_RUNTIME,
                          "no OpenCL platform found; NVIDIA's OpenCL library is installed (%s) but not registered: "
@@ -131,12 +208,30 @@ static int enumerate(device_list *list, gemm_msg *msg)
 {
     cl_uint np = 0;
     memset(list, 0, sizeof *list);
+    int rc = gemm_memory_check_driver(msg); /* before the driver loads */
+    if (rc)
+        return rc;
+    gemm_abort_install();
     cl_int err = clGetPlatformIDs(MAX_PLATFORMS, list->platforms, &np);
     if (err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (err == CL_SUCCESS && np == 0))
         return no_platform(msg);
     if (err != CL_SUCCESS)
         return gemm_cl_fail(msg, "clGetPlatformIDs", err);
     list->nplatforms = (int)(np < MAX_PLATFORMS ? np : MAX_PLATFORMS);
+    /* Two .icd files naming the same library make the loader report the same platform (the same
+     * cl_platform_id, with the same devices) twice: keep it once, so that an index or a name
+     * never has to choose between a platform and itself. */
+    int kept = 0;
+    for (int p = 0; p < list->nplatforms; p++) {
+        int seen = 0;
+        for (int q = 0; q < kept; q++)
+            seen |= list->platforms[q] == list->platforms[p];
+        if (seen)
+            list->duplicates++;
+        else
+            list->platforms[kept++] = list->platforms[p];
+    }
+    list->nplatforms = kept;
     for (int p = 0; p < list->nplatforms; p++) {
         char *pname = list->platform_names[p];
         if (clGetPlatformInfo(list->platforms[p], CL_PLATFORM_NAME, 128, pname, NULL) != CL_SUCCESS)
@@ -161,10 +256,15 @@ static int enumerate(device_list *list, gemm_msg *msg)
             list->count++;
         }
     }
-    if (list->count == 0)
+    gemm_abort_install(); /* again: over the handler the driver installed as it loaded */
+    if (list->count == 0) {
+        char why[1300];
+        if (pocl_problem(why, sizeof why))
+            return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "the OpenCL platforms found have no devices: %s", why);
         return gemm_msgf(msg, GEMM_EXIT_RUNTIME,
                          "the OpenCL platforms found have no devices: install PoCL ('apt-get install "
                          "pocl-opencl-icd') or check your GPU driver");
+    }
     return 0;
 }
 
@@ -204,6 +304,11 @@ int gemm_list_devices(FILE *out, gemm_msg *msg)
                 d->compute_units, d->clock_mhz, d->max_work_group, (unsigned long)(d->local_mem / 1024),
                 (double)d->global_mem / 1073741824.0, (double)d->max_alloc / 1073741824.0);
     }
+    if (list->duplicates)
+        fprintf(out,
+                "note: the ICD loader reported %d platform%s twice (two .icd files in /etc/OpenCL/vendors or "
+                "OCL_ICD_VENDORS\n      name the same library); each is listed, and chosen, once\n",
+                list->duplicates, list->duplicates == 1 ? "" : "s");
     char path[512];
     int has_nvidia = 0;
     for (int p = 0; p < list->nplatforms; p++)
@@ -237,6 +342,14 @@ static int contains_nocase(const char *hay, const char *needle)
     return n == 0;
 }
 
+/* "0 (name), 1 (name)" for a refusal that lists the candidates */
+static void append_candidate(char *out, size_t len, int index, const char *name, const char *where)
+{
+    const size_t used = strlen(out);
+    if (used + 1 < len)
+        snprintf(out + used, len - used, "%s%d (%s%s)", used ? ", " : "", index, name, where);
+}
+
 int gemm_select_device(const char *platform_sel, const char *device_sel, gemm_device_info *info, gemm_msg *msg)
 {
     device_list *list = malloc(sizeof *list);
@@ -247,63 +360,79 @@ int gemm_select_device(const char *platform_sel, const char *device_sel, gemm_de
         free(list);
         return rc;
     }
+    char names[384] = "";
     int platform = -1; /* -1: any */
-    if (platform_sel) {
-        if (is_index(platform_sel)) {
-            long p = strtol(platform_sel, NULL, 10);
-            if (p >= list->nplatforms) {
-                rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
-                               "platform index %s does not exist (there %s %d; see --list-devices)", platform_sel,
-                               list->nplatforms == 1 ? "is" : "are", list->nplatforms);
-                free(list);
-                return rc;
-            }
-            platform = (int)p;
-        } else {
-            for (int p = 0; p < list->nplatforms && platform < 0; p++)
-                if (contains_nocase(list->platform_names[p], platform_sel))
-                    platform = p;
-            if (platform < 0) {
-                free(list);
-                return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "no OpenCL platform matches '%s' (see --list-devices)",
-                                 platform_sel);
+    if (platform_sel && is_index(platform_sel)) {
+        long p = strtol(platform_sel, NULL, 10);
+        if (p >= list->nplatforms)
+            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "platform index %s does not exist (there %s %d; see --list-devices)",
+                           platform_sel, list->nplatforms == 1 ? "is" : "are", list->nplatforms);
+        platform = (int)p;
+    } else if (platform_sel) {
+        int matches = 0;
+        for (int p = 0; p < list->nplatforms; p++) {
+            if (contains_nocase(list->platform_names[p], platform_sel)) {
+                platform = matches++ ? platform : p;
+                append_candidate(names, sizeof names, p, list->platform_names[p], "");
             }
         }
+        if (matches == 0)
+            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "no OpenCL platform matches '%s' (see --list-devices)",
+                           platform_sel);
+        else if (matches > 1)
+            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                           "'%s' matches %d OpenCL platforms: %s; choose one by its index (--platform N)",
+                           platform_sel, matches, names);
     }
-    /* Candidates: devices of the chosen platform (or all). */
-    int chosen = -1, candidates = 0;
-    for (int i = 0; i < list->count; i++) {
+    /* The device: an index is the one --list-devices prints (across all platforms), whether or
+     * not a platform is given; a name must match one device of the platform(s) chosen. */
+    int chosen = -1, candidates = 0, matches = 0;
+    names[0] = '\0';
+    for (int i = 0; i < list->count && !rc; i++) {
         const gemm_device_info *d = &list->dev[i];
-        if (platform >= 0 && d->platform_index != platform)
-            continue;
-        candidates++;
+        const int on_platform = platform < 0 || d->platform_index == platform;
+        candidates += on_platform;
         if (!device_sel) {
-            if (chosen < 0 || (!(list->dev[chosen].type & CL_DEVICE_TYPE_GPU) && (d->type & CL_DEVICE_TYPE_GPU)))
+            if (on_platform &&
+                (chosen < 0 || (!(list->dev[chosen].type & CL_DEVICE_TYPE_GPU) && (d->type & CL_DEVICE_TYPE_GPU))))
                 chosen = i;
         } else if (is_index(device_sel)) {
-            long want = strtol(device_sel, NULL, 10);
-            long have = platform >= 0 ? d->device_index : d->index;
-            if (have == want && chosen < 0)
+            if (strtol(device_sel, NULL, 10) == d->index && d->index == i) {
                 chosen = i;
-        } else if (chosen < 0 && contains_nocase(d->name, device_sel)) {
-            chosen = i;
+                if (!on_platform)
+                    rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                                   "device %d is on platform %d (%s), not on platform %d (%s): --device takes the "
+                                   "index that --list-devices shows",
+                                   d->index, d->platform_index, d->platform_name, platform,
+                                   list->platform_names[platform]);
+            }
+        } else if (on_platform && contains_nocase(d->name, device_sel)) {
+            char where[160];
+            snprintf(where, sizeof where, " on platform %d", d->platform_index);
+            append_candidate(names, sizeof names, d->index, d->name, where);
+            chosen = matches++ ? chosen : i;
         }
     }
-    if (chosen < 0) {
-        if (candidates == 0)
+    if (!rc && device_sel && !is_index(device_sel) && matches > 1)
+        rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "'%s' matches %d OpenCL devices: %s; choose one by its index (--device N)",
+                       device_sel, matches, names);
+    if (!rc && chosen < 0) {
+        char why[1300];
+        if (candidates == 0 && platform >= 0 && is_pocl(list->platform_names[platform]) && pocl_problem(why, sizeof why))
+            rc = gemm_msgf(msg, GEMM_EXIT_RUNTIME, "platform '%s' has no devices: %s", platform_sel, why);
+        else if (candidates == 0)
             rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "platform '%s' has no devices (see --list-devices)",
                            platform_sel ? platform_sel : "?");
         else if (is_index(device_sel))
             rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "device index %s does not exist (there %s %d; see --list-devices)",
-                           device_sel, candidates == 1 ? "is" : "are", candidates);
+                           device_sel, list->count == 1 ? "is" : "are", list->count);
         else
             rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "no OpenCL device matches '%s' (see --list-devices)", device_sel);
-        free(list);
-        return rc;
     }
-    *info = list->dev[chosen];
+    if (!rc)
+        *info = list->dev[chosen];
     free(list);
-    return 0;
+    return rc;
 }
 
 int gemm_nvidia_unregistered(char *path, size_t len)
@@ -400,6 +529,9 @@ static int save_binary(gemm_cl *cl, const char *path, gemm_msg *msg)
 int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg *msg)
 {
     cl_int err;
+    char cache[1200];
+    if (is_pocl(cl->dev.platform_name) && pocl_cache_unusable(cache, sizeof cache))
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "PoCL cannot compile kernels: its cache directory %s", cache);
     cl->program = clCreateProgramWithSource(cl->context, 1, &source, NULL, &err);
     if (err != CL_SUCCESS) {
         cl->program = NULL;
@@ -441,6 +573,20 @@ int gemm_cl_kernel(gemm_cl *cl, const char *name, cl_kernel *kernel, gemm_msg *m
     return gemm_cl_fail(msg, "clCreateKernel", err);
 }
 
+int gemm_cl_kernel_args(cl_kernel kernel, const char *name, int nargs, const char *step, gemm_msg *msg)
+{
+    cl_uint have = 0;
+    cl_int err = clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof have, &have, NULL);
+    if (err != CL_SUCCESS)
+        return gemm_cl_fail(msg, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)", err);
+    if ((int)have != nargs)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                         "kernel '%s' takes %u argument%s but %s passes %d%s; its signature must be the step's",
+                         name, have, have == 1 ? "" : "s", step, nargs,
+                         nargs == 8 ? " (int M, int N, int K, float alpha, float beta, A, B, C)" : "");
+    return 0;
+}
+
 void gemm_cl_close(gemm_cl *cl)
 {
     if (cl->program)
@@ -458,20 +604,32 @@ void gemm_cl_close(gemm_cl *cl)
  * Guarded buffers
  * ------------------------------------------------------------------------------------------- */
 
-static size_t guard_elems(const gemm_device_info *dev)
+size_t gemm_guard_elems(const gemm_device_info *dev, size_t row)
 {
     /* The view must start at a multiple of the device's base alignment (sub-buffer rule), and
-     * the guard must hold at least GEMM_GUARD_MIN floats. */
+     * the guard must hold a full row of the matrix and GEMM_GUARD_MIN_BYTES. */
     const size_t align = dev->base_align ? dev->base_align : 1;
-    size_t g = GEMM_GUARD_MIN;
+    size_t g = row > GEMM_GUARD_MIN_BYTES / sizeof(float) ? row : GEMM_GUARD_MIN_BYTES / sizeof(float);
     while ((g * sizeof(float)) % align != 0)
         g++;
     return g;
 }
 
-size_t gemm_buffer_bytes(const gemm_device_info *dev, size_t elems)
+size_t gemm_buffer_bytes(const gemm_device_info *dev, size_t elems, size_t row)
 {
-    return (elems + 2 * guard_elems(dev)) * sizeof(float);
+    return (elems + 2 * gemm_guard_elems(dev, row)) * sizeof(float);
+}
+
+int gemm_device_host_memory(const gemm_device_info *dev)
+{
+    return (dev->type & CL_DEVICE_TYPE_CPU) && dev->host_unified;
+}
+
+size_t gemm_device_fenced(const gemm_device_info *dev)
+{
+    if (!gemm_device_host_memory(dev))
+        return 0;
+    return gemm_memory_address_limited() ? GEMM_FENCE_BYTES_LIMITED : GEMM_FENCE_BYTES;
 }
 
 void gemm_buffer_release(gemm_buffer *buf)
@@ -481,40 +639,73 @@ void gemm_buffer_release(gemm_buffer *buf)
     if (buf->parent)
         clReleaseMemObject(buf->parent);
     buf->view = buf->parent = NULL;
+    if (buf->host.map) {
+        gemm_fault_unwatch(buf->watch);
+        gemm_fenced_free(&buf->host);
+    }
 }
 
-int gemm_buffer_create(gemm_cl *cl, gemm_buffer *buf, const char *label, size_t elems, const float *init,
+/* Slots of the fault handler, one per live fenced buffer. */
+static int watch_slot(void)
+{
+    static int next;
+    return next < GEMM_FAULT_WATCH_MAX ? next++ : -1;
+}
+
+int gemm_buffer_create(gemm_cl *cl, gemm_buffer *buf, const char *label, size_t elems, size_t row, const float *init,
                        gemm_msg *msg)
 {
     cl_int err;
     memset(buf, 0, sizeof *buf);
     buf->label = label;
     buf->elems = elems;
-    buf->guard = guard_elems(&cl->dev);
-    const size_t total = elems + 2 * buf->guard;
-    cl_uint *image = malloc(total * sizeof(cl_uint));
-    if (!image)
-        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory for buffer %s", label);
+    buf->watch = -1;
+    buf->guard = buf->guard_back = gemm_guard_elems(&cl->dev, row);
+    const size_t fence = gemm_device_fenced(&cl->dev);
+    cl_uint *image = NULL;
+    if (fence) {
+        /* The buffer in our own host memory, its back guard running to the end of its last page. */
+        int rc = gemm_fenced_alloc(&buf->host, (buf->guard + elems + buf->guard_back) * sizeof(float), fence, msg);
+        if (rc)
+            return rc;
+        image = buf->host.usable;
+        buf->guard_back = buf->host.usable_len / sizeof(float) - buf->guard - elems;
+    } else {
+        image = malloc((buf->guard + elems + buf->guard_back) * sizeof(cl_uint));
+        if (!image)
+            return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory for buffer %s", label);
+    }
+    const size_t total = buf->guard + elems + buf->guard_back;
     for (size_t i = 0; i < buf->guard; i++)
-        image[i] = image[buf->guard + elems + i] = GEMM_GUARD_PATTERN;
+        image[i] = GEMM_GUARD_PATTERN;
+    for (size_t i = buf->guard + elems; i < total; i++)
+        image[i] = GEMM_GUARD_PATTERN;
     if (init)
         memcpy(image + buf->guard, init, elems * sizeof(float));
     else
         for (size_t i = 0; i < elems; i++)
             image[buf->guard + i] = GEMM_POISON_PATTERN;
-    buf->parent = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, total * sizeof(float), NULL, &err);
+    if (fence) {
+        buf->parent = clCreateBuffer(cl->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, total * sizeof(float), image,
+                                     &err);
+    } else {
+        buf->parent = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, total * sizeof(float), NULL, &err);
+        if (err == CL_SUCCESS) {
+            err = clEnqueueWriteBuffer(cl->queue, buf->parent, CL_TRUE, 0, total * sizeof(float), image, 0, NULL, NULL);
+            if (err != CL_SUCCESS) {
+                free(image);
+                gemm_buffer_release(buf);
+                return gemm_cl_fail(msg, "clEnqueueWriteBuffer(guarded buffer)", err);
+            }
+        }
+        free(image);
+    }
     if (err != CL_SUCCESS) {
         buf->parent = NULL;
-        free(image);
+        gemm_buffer_release(buf);
         char what[96];
         snprintf(what, sizeof what, "clCreateBuffer(%s, %zu bytes)", label, total * sizeof(float));
         return gemm_cl_fail(msg, what, err);
-    }
-    err = clEnqueueWriteBuffer(cl->queue, buf->parent, CL_TRUE, 0, total * sizeof(float), image, 0, NULL, NULL);
-    free(image);
-    if (err != CL_SUCCESS) {
-        gemm_buffer_release(buf);
-        return gemm_cl_fail(msg, "clEnqueueWriteBuffer(guarded buffer)", err);
     }
     cl_buffer_region region = {buf->guard * sizeof(float), elems * sizeof(float)};
     buf->view = clCreateSubBuffer(buf->parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
@@ -523,20 +714,25 @@ int gemm_buffer_create(gemm_cl *cl, gemm_buffer *buf, const char *label, size_t 
         gemm_buffer_release(buf);
         return gemm_cl_fail(msg, "clCreateSubBuffer", err);
     }
+    if (fence) {
+        buf->watch = watch_slot();
+        gemm_fault_watch(buf->watch, &buf->host, label, (const float *)buf->host.usable + buf->guard, elems);
+        gemm_fault_install();
+    }
     return 0;
 }
 
 int gemm_buffer_check_guards(gemm_cl *cl, const gemm_buffer *buf, gemm_msg *msg)
 {
-    const size_t g = buf->guard;
-    cl_uint *front = malloc(2 * g * sizeof(cl_uint));
+    const size_t g = buf->guard, gb = buf->guard_back;
+    cl_uint *front = malloc((g + gb) * sizeof(cl_uint));
     if (!front)
         return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory");
     cl_uint *back = front + g;
     cl_int err = clEnqueueReadBuffer(cl->queue, buf->parent, CL_TRUE, 0, g * sizeof(cl_uint), front, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer(cl->queue, buf->parent, CL_TRUE, (g + buf->elems) * sizeof(cl_uint),
-                                  g * sizeof(cl_uint), back, 0, NULL, NULL);
+                                  gb * sizeof(cl_uint), back, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
         free(front);
         return gemm_cl_fail(msg, "clEnqueueReadBuffer(guard)", err);
@@ -548,7 +744,7 @@ int gemm_buffer_check_guards(gemm_cl *cl, const gemm_buffer *buf, gemm_msg *msg)
         if (front[i] != GEMM_GUARD_PATTERN && bad++ == 0)
             first = (long)i - (long)g;
     }
-    for (size_t i = 0; i < g; i++) {
+    for (size_t i = 0; i < gb; i++) {
         if (back[i] != GEMM_GUARD_PATTERN && bad++ == 0)
             first = (long)(buf->elems + i);
     }

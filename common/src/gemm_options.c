@@ -82,12 +82,16 @@ static int parse_size(const char *label, const char *text, long *out, gemm_msg *
     return 0;
 }
 
+/* strtol and strtod skip leading white space; the values of every option are refused with it,
+ * as the sizes always were (trailing white space is left unparsed, and refused too). */
+static int leading_space(const char *text) { return isspace((unsigned char)text[0]); }
+
 static int parse_count(const char *label, const char *text, long min, long max, int *out, gemm_msg *msg)
 {
     char *end = NULL;
     errno = 0;
     long long v = strtoll(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE || v < min || v > max)
+    if (leading_space(text) || end == text || *end != '\0' || errno == ERANGE || v < min || v > max)
         return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "%s expects an integer from %ld to %ld, got '%s'",
                          label, min, max, text);
     *out = (int)v;
@@ -99,7 +103,7 @@ static int parse_scalar(const char *label, const char *text, double *out, gemm_m
     char *end = NULL;
     errno = 0;
     double v = strtod(text, &end);
-    if (end == text || *end != '\0')
+    if (leading_space(text) || end == text || *end != '\0')
         return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "%s expects a number, got '%s'", label, text);
     const int range = errno == ERANGE;
     if (!isfinite(v) || (range && fabs(v) > 1.0))
@@ -147,7 +151,7 @@ int gemm_define_parse(const char *text, gemm_define *out, gemm_msg *msg)
     char *end = NULL;
     errno = 0;
     long long v = strtoll(value, &end, 10);
-    if (end == value || *end != '\0' || errno == ERANGE || v < INT_MIN || v > INT_MAX)
+    if (leading_space(value) || end == value || *end != '\0' || errno == ERANGE || v < INT_MIN || v > INT_MAX)
         return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "-D %.*s expects an integer value, got '%s'", (int)len, text,
                          value);
     memcpy(out->name, text, len);
@@ -367,28 +371,35 @@ void gemm_options_usage(FILE *out, const char *program, const char *summary)
     fprintf(out, "\nDefault size: 4096 on a GPU, 1024 on other devices (M = N = K).\n"
                  "\nexit codes:\n"
                  "  0  ran, and verified (or ran with --no-verify)\n"
-                 "  1  verification failed: the result does not match the reference\n"
-                 "  2  bad input: option, size or parameter refused before anything ran\n"
-                 "  3  OpenCL or runtime error (no platform, build failure, out of memory)\n");
+                 "  1  verification failed: the result does not match the reference, or a kernel\n"
+                 "     wrote or read outside a buffer\n"
+                 "  2  bad input: option, size or parameter refused before anything ran (also a\n"
+                 "     run that would not fit in the memory or address space available)\n"
+                 "  3  OpenCL or runtime error (no platform, build failure, the driver out of memory,\n"
+                 "     output that cannot be written)\n");
 }
 
 int gemm_options_main(gemm_options *opt, int argc, char *const argv[], const char *summary, gemm_help_fn more_help,
                       const void *ctx)
 {
     gemm_msg msg = {{0}};
-    switch (gemm_options_parse(opt, argc, argv, &msg)) {
+    const int parsed = gemm_options_parse(opt, argc, argv, &msg);
+    if (parsed == GEMM_PARSE_ERROR) {
+        gemm_error("%s", msg.text);
+        return GEMM_EXIT_BAD_INPUT;
+    }
+    if (gemm_output_check() != 0) /* every other outcome prints on standard output */
+        return GEMM_EXIT_RUNTIME;
+    switch (parsed) {
     case GEMM_PARSE_HELP:
         if (summary)
             gemm_options_usage(stdout, gemm_program_name(), summary);
         if (more_help)
             more_help(stdout, ctx);
-        return GEMM_EXIT_OK;
+        return gemm_output_finish(GEMM_EXIT_OK);
     case GEMM_PARSE_VERSION:
         printf("%s (OpenCL SGEMM tutorial) %s\n", gemm_program_name(), gemm_version());
-        return GEMM_EXIT_OK;
-    case GEMM_PARSE_ERROR:
-        gemm_error("%s", msg.text);
-        return GEMM_EXIT_BAD_INPUT;
+        return gemm_output_finish(GEMM_EXIT_OK);
     default:
         return GEMM_OPTIONS_GO_ON;
     }

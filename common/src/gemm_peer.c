@@ -1,5 +1,7 @@
 #include "gemm_peer.h"
 
+#include "gemm_memory.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,13 +13,19 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
     int rc = gemm_options_main(&opt, argc, argv, peer->help, NULL, NULL);
     if (rc != GEMM_OPTIONS_GO_ON)
         return rc;
+    const long m = opt.m ? opt.m : peer->default_size, n = opt.n ? opt.n : peer->default_size,
+               k = opt.k ? opt.k : peer->default_size;
+    long sample = 0;
+    char sample_why[256] = "";
     rc = peer->check ? peer->check(&opt, &msg) : 0;
+    if (!rc)
+        rc = gemm_check_scalars(k, opt.alpha, opt.beta, &msg);
+    if (!rc) /* the peer's library is loaded already: only its runs remain to be counted */
+        rc = gemm_memory_check_host(m, n, k, opt.verify, 1, &sample, sample_why, sizeof sample_why, &msg);
     if (rc) {
         gemm_error("%s", msg.text);
         return rc;
     }
-    const long m = opt.m ? opt.m : peer->default_size, n = opt.n ? opt.n : peer->default_size,
-               k = opt.k ? opt.k : peer->default_size;
     const int repeat = opt.repeat ? opt.repeat : peer->default_repeat;
     const int warmup = opt.warmup >= 0 ? opt.warmup : peer->default_warmup;
     gemm_host_data d = {0};
@@ -50,7 +58,9 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
         rc = peer->run(&opt, &d, warmup, repeat, times, c, &rep, &msg);
     if (!rc && opt.verify) {
         gemm_progress_set("computing the double-precision reference");
-        rc = gemm_reference_compute(&d, &ref, &msg);
+        if (gemm_memory_address_limited())
+            gemm_reference_threads(1); /* see gemm_reference_threads() */
+        rc = gemm_reference_compute(&d, sample, &ref, &msg);
     }
     gemm_progress_set("checking the result");
     if (!rc) {
@@ -61,6 +71,7 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
         rep.part[0].median_ms = rep.median_ms;
         rep.part[0].best_ms = rep.best_ms;
         rep.reference = gemm_reference_method();
+        rep.sample = sample_why[0] ? sample_why : NULL;
         rep.verified = opt.verify;
         if (opt.verify)
             gemm_check_result(c, &ref, &rep.check);
@@ -74,5 +85,5 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
     free(times);
     gemm_reference_free(&ref);
     gemm_host_data_free(&d);
-    return rc;
+    return gemm_output_finish(rc);
 }

@@ -94,27 +94,46 @@ void gemm_report_print(FILE *out, const gemm_report *r)
         return;
     }
     const gemm_check *c = &r->check;
+    const int elements_pass = c->bad == 0, all_pass = !r->failure[0] && c->pass;
     if (r->failure[0])
         fprintf(out, "check       FAIL: %s\n", r->failure);
-    if (c->pass) {
-        fprintf(out, "check       %s: all %ld elements within tolerance; worst error %.3g of its bound at (%ld, %ld)\n",
-                r->failure[0] ? "values" : "PASS", r->m * r->n, c->worst_ratio, c->worst_row, c->worst_col);
+    if (elements_pass) {
+        fprintf(out, "check       %s: all %zu elements within tolerance; worst error %.3g of its bound at (%ld, %ld)\n",
+                all_pass ? "PASS" : "element-wise", c->checked, c->worst_ratio, c->worst_row, c->worst_col);
     } else {
-        fprintf(out, "check       FAIL: %zu of %ld elements outside tolerance (%zu NaN/Inf); first at (row %ld, col %ld): "
+        fprintf(out, "check       FAIL: %zu of %zu elements outside tolerance (%zu NaN/Inf); first at (row %ld, col %ld): "
                      "got %.9g, expected %.9g, tolerance %.3g\n",
-                c->bad, r->m * r->n, c->nonfinite, c->first_bad_row, c->first_bad_col, c->first_bad_got,
-                c->first_bad_ref, c->first_bad_tol);
+                c->bad, c->total, c->nonfinite, c->first_bad_row,
+                c->first_bad_col, c->first_bad_got, c->first_bad_ref, c->first_bad_tol);
         fprintf(out, "            worst error %.3g of its bound at (%ld, %ld)\n", c->worst_ratio, c->worst_row,
                 c->worst_col);
     }
-    fprintf(out, "            tolerance %.0f*K*eps*(|alpha|*|A||B| + |beta|*|C|); reference: %s\n", GEMM_TOLERANCE_C,
-            r->reference ? r->reference : "?");
+    /* The normwise figure: a check line of its own only when it alone fails (the element-wise
+     * failure above already says FAIL, and where). */
+    const double bound = gemm_normwise_bound(r->k);
+    if (c->normwise_pass || !elements_pass)
+        fprintf(out, "            normwise error %.3g: %.3g %s its bound %.3g (||got-ref|| / (||alpha*A*B|| + ||beta*C||), "
+                     "Frobenius)\n",
+                c->normwise, c->normwise_ratio, c->normwise_pass ? "of" : "times", bound);
+    else
+        fprintf(out, "check       FAIL: normwise error ||got-ref|| / (||alpha*A*B|| + ||beta*C||) = %.3g, %.3g times its bound %.0f*sqrt(K)*eps "
+                     "= %.3g: the result is wrong beyond rounding\n",
+                c->normwise, c->normwise_ratio, GEMM_NORMWISE_C, bound);
+    if (c->checked < c->total)
+        fprintf(out, "            sample: the reference covers %zu of the %zu elements (%s); every element was checked "
+                     "for NaN and Inf\n",
+                c->checked, c->total, r->sample ? r->sample : "a sample of rows and columns");
+    fprintf(out, "            bounds: element |got-ref| <= %.0f*K*eps*(|alpha|*|A||B| + |beta|*|C|), the worst case; "
+                 "normwise ||got-ref|| <= %.0f*sqrt(K)*eps*(||alpha*A*B|| + ||beta*C||), as rounding behaves; reference: %s\n",
+            GEMM_TOLERANCE_C, GEMM_NORMWISE_C, r->reference ? r->reference : "?");
+    if (r->guards[0])
+        fprintf(out, "guards      %s\n", r->guards);
 }
 
 void gemm_report_csv_header(FILE *out)
 {
     fprintf(out, "step,platform,device,driver,m,n,k,alpha,beta,params,warmup,repeat,median_ms,best_ms,gflops,"
-                 "gflops_best,parts,max_err_over_bound,status,date\n");
+                 "gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound\n");
 }
 
 void gemm_csv_field(FILE *out, const char *s)
@@ -171,7 +190,14 @@ void gemm_report_csv_line(FILE *out, const gemm_report *r)
         else
             fprintf(out, "%.6g", r->check.worst_ratio);
     }
-    fprintf(out, ",%s,%s\n", gemm_report_status(r), date);
+    fprintf(out, ",%s,%s,", gemm_report_status(r), date);
+    if (r->verified) {
+        if (isinf(r->check.normwise_ratio))
+            fputs("inf", out);
+        else
+            fprintf(out, "%.6g", r->check.normwise_ratio);
+    }
+    fputc('\n', out);
 }
 
 int gemm_report_emit(const gemm_report *r, int csv)

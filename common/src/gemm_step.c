@@ -1,11 +1,16 @@
+#define _POSIX_C_SOURCE 200809L /* fdopen, fstat */
 #include "gemm_step.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gemm_memory.h"
 #include "gemm_params.h"
 #include "gemm_progress.h"
 #include "gemm_report.h"
@@ -200,6 +205,9 @@ int gemm_require(gemm_msg *msg, int ok, const char *fmt, ...)
     return GEMM_EXIT_BAD_INPUT;
 }
 
+/** Longest build options (the -D defines and GEMM_CL_OPTIONS) the harness passes on. */
+#define GEMM_BUILD_OPTIONS_MAX 4096
+
 /* ---------------------------------------------------------------------------------------------
  * The runner
  * ------------------------------------------------------------------------------------------- */
@@ -240,12 +248,38 @@ static void print_step_help(FILE *out, const void *ctx)
     }
 }
 
+/* What a file is, for a refusal: a kernel file must be a regular file. */
+static const char *file_kind(mode_t mode)
+{
+    return S_ISFIFO(mode)   ? "a FIFO (named pipe)"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+                            : "not a regular file";
+}
+
 static int read_text_file(const char *path, char **out, gemm_msg *msg)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Refused at once unless it is a regular file: opening a FIFO for reading would wait for a
+     * writer, reading a device might never end. stat() names it without opening it; the open is
+     * non-blocking and checked again (the path may change in between). */
+    struct stat st;
+    if (stat(path, &st) != 0)
         return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "cannot read kernel file '%s': %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "cannot read kernel file '%s': %s", path, strerror(EISDIR));
+    if (!S_ISREG(st.st_mode))
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "kernel file '%s' is %s, not a regular file", path,
+                         file_kind(st.st_mode));
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "cannot read kernel file '%s': %s", path, strerror(errno));
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, 0) != 0 || !(f = fdopen(fd, "rb"))) {
+        close(fd);
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "kernel file '%s' is not a regular file", path);
+    }
     char *text = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
@@ -336,6 +370,18 @@ static int resolve_params(const gemm_step *step, const gemm_options *opt, const 
 
 static double gib(double bytes) { return bytes / 1073741824.0; }
 
+/* Floats per row of buffer b, for the size of its guards: A is m x k, B k x n, C m x n; a helper
+ * buffer's shape is the plan's, so its guards take the longest of the three. */
+static size_t buffer_row(const gemm_problem *p, int b)
+{
+    if (b == GEMM_BUF_A)
+        return (size_t)p->k;
+    if (b == GEMM_BUF_B || b == GEMM_BUF_C)
+        return (size_t)p->n;
+    const long longest = p->m > p->n ? (p->m > p->k ? p->m : p->k) : (p->n > p->k ? p->n : p->k);
+    return (size_t)longest;
+}
+
 int gemm_check_plan(const gemm_problem *p, const gemm_plan *plan, const char *params, gemm_msg *msg)
 {
     const gemm_device_info *dev = p->device;
@@ -351,7 +397,7 @@ int gemm_check_plan(const gemm_problem *p, const gemm_plan *plan, const char *pa
             return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
                              "%s would have %zu elements, more than the 2^31-1 that the kernels' 32-bit int "
                              "indices can address", name, elems[b]);
-        const double bytes = (double)gemm_buffer_bytes(dev, elems[b]);
+        const double bytes = (double)gemm_buffer_bytes(dev, elems[b], buffer_row(p, b));
         if (bytes > (double)dev->max_alloc)
             return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
                              "%s needs %.2f GiB but this device's largest buffer is %.2f GiB "
@@ -395,6 +441,47 @@ int gemm_check_plan(const gemm_problem *p, const gemm_plan *plan, const char *pa
                              l->kernel, l->label, l->local_mem_bytes, (unsigned long)dev->local_mem, params);
     }
     return 0;
+}
+
+/* The host memory a step's run needs (gemm_memory.h): host arrays, device buffers where they are
+ * host memory, the reserved inaccessible pages around them; then the plan for the reference. */
+/* Before the OpenCL driver loads, with the sizes given: the host arrays alone must fit. */
+static int check_memory_early(const gemm_options *opt, gemm_msg *msg)
+{
+    long sample = 0;
+    char why[8];
+    return gemm_memory_check_host(opt->m, opt->n, opt->k, opt->verify, 0, &sample, why, sizeof why, msg);
+}
+
+static int check_memory(const gemm_problem *p, const gemm_plan *plan, int verify, long *sample, char *why,
+                        size_t why_len, gemm_msg *msg)
+{
+    const gemm_device_info *dev = p->device;
+    const double mn = (double)p->m * (double)p->n, floats = sizeof(float);
+    const size_t fence = gemm_device_fenced(dev);
+    gemm_memory_use use = {0};
+    use.host = ((double)p->m * (double)p->k + (double)p->k * (double)p->n + 2.0 * mn) * floats; /* A, B, C0, result */
+    use.driver_loaded = 1;
+    use.blas = gemm_reference_blas();
+    double largest = 0.0, device = p->beta != 0.0f ? mn * floats : 0.0; /* the pristine copy of C */
+    const size_t elems[GEMM_BUF_COUNT] = {(size_t)p->m * (size_t)p->k, (size_t)p->k * (size_t)p->n,
+                                          (size_t)p->m * (size_t)p->n, plan->temp_elems[0], plan->temp_elems[1],
+                                          plan->temp_elems[2]};
+    for (int b = 0; b < GEMM_BUF_COUNT; b++) {
+        if (!elems[b])
+            continue;
+        const double bytes = (double)gemm_buffer_bytes(dev, elems[b], buffer_row(p, b)) + (double)gemm_page_size();
+        device += bytes;
+        largest = bytes > largest ? bytes : largest;
+        use.reserved += 2.0 * (double)fence;
+    }
+    if (gemm_device_host_memory(dev))
+        use.device = device;
+    if (!fence)
+        use.host += largest; /* the staging copy that fills a buffer */
+    gemm_memory_limits lim;
+    gemm_memory_read_limits(&lim);
+    return gemm_memory_plan(&lim, &use, p->m, p->n, p->k, verify, sample, why, why_len, msg);
 }
 
 typedef struct runner {
@@ -451,6 +538,13 @@ static int set_args(runner *r, const gemm_launch *l, cl_kernel k, gemm_msg *msg)
             err = clSetKernelArg(k, (cl_uint)a, sizeof(cl_mem), &r->buf[arg->buffer].view);
             break;
         }
+        if (err == CL_INVALID_ARG_SIZE || err == CL_INVALID_ARG_VALUE || err == CL_INVALID_MEM_OBJECT ||
+            err == CL_INVALID_ARG_INDEX)
+            return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                             "kernel '%s' does not take what the step passes as argument %d (%s): %s; its signature "
+                             "must be the step's",
+                             l->kernel, a, arg->kind == GEMM_ARG_INT ? "an int" : arg->kind == GEMM_ARG_FLOAT ? "a float" : "a buffer",
+                             gemm_cl_error_name(err));
         if (err != CL_SUCCESS) {
             char what[128];
             snprintf(what, sizeof what, "clSetKernelArg('%s', argument %d)", l->kernel, a);
@@ -550,8 +644,9 @@ static int run_once(runner *r, const gemm_step *step, const gemm_problem *p, con
     return rc;
 }
 
-/* The parameters as -D defines, plus GEMM_CL_OPTIONS from the environment (e.g. -cl-nv-verbose). */
-static void build_options(const gemm_defines *params, char *out, size_t len)
+/* The parameters as -D defines, plus GEMM_CL_OPTIONS from the environment (e.g. -cl-nv-verbose);
+ * refused (exit 2) rather than cut if they do not fit. */
+static int build_options(const gemm_defines *params, char *out, size_t len, gemm_msg *msg)
 {
     const char *extra = getenv("GEMM_CL_OPTIONS");
     size_t used = (size_t)snprintf(out, len, "-cl-std=CL1.2");
@@ -562,7 +657,25 @@ static void build_options(const gemm_defines *params, char *out, size_t len)
         used += (size_t)w;
     }
     if (extra && *extra && used < len)
-        snprintf(out + used, len - used, " %s", extra);
+        used += (size_t)snprintf(out + used, len - used, " %s", extra);
+    if (used >= len)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                         "GEMM_CL_OPTIONS is too long: it holds %zu characters, and the build options, the "
+                         "parameters' -D defines included, may hold at most %zu",
+                         extra ? strlen(extra) : 0, len - 1);
+    return 0;
+}
+
+/* The guards line of the report: what a stray write or access can be caught at. */
+static void describe_guards(const gemm_device_info *dev, const gemm_buffer *c, char *out, size_t len)
+{
+    const size_t fence = gemm_device_fenced(dev);
+    int w = snprintf(out, len, "at least %zu floats before and after each buffer (%zu around C), checked after the runs",
+                     gemm_guard_elems(dev, 0), c->guard);
+    if (fence && w > 0 && (size_t)w < len)
+        snprintf(out + w, len - (size_t)w, "; beyond them %.0f %s of inaccessible pages (host memory: an access faults)",
+                 fence >= ((size_t)1 << 30) ? (double)fence / 1073741824.0 : (double)fence / 1024.0,
+                 fence >= ((size_t)1 << 30) ? "GiB" : "KiB");
 }
 
 static const char *device_type_name(const gemm_device_info *d)
@@ -614,7 +727,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         rc = gemm_list_devices(stdout, &msg);
         if (rc)
             gemm_error("%s", msg.text);
-        return rc;
+        return gemm_output_finish(rc);
     }
 
     rc = 0;
@@ -623,7 +736,8 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
     gemm_plan plan;
     gemm_problem prob;
     gemm_report rep;
-    char params_text[256], options_text[512];
+    char params_text[256], options_text[GEMM_BUILD_OPTIONS_MAX], sample_why[256] = "";
+    long sample = 0;
     memset(&plan, 0, sizeof plan);
     memset(&rep, 0, sizeof rep);
 
@@ -636,6 +750,13 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         if (rc)
             goto done;
     }
+    /* What can be checked before the OpenCL driver loads: the scalars against K, and the host
+     * memory of the sizes given (gemm_memory.h) */
+    rc = opt.k ? gemm_check_scalars(opt.k, opt.alpha, opt.beta, &msg) : 0;
+    if (!rc && opt.m && opt.n && opt.k)
+        rc = check_memory_early(&opt, &msg);
+    if (rc)
+        goto done;
     rc = gemm_select_device(opt.platform, opt.device, &dev, &msg);
     if (rc)
         goto done;
@@ -669,6 +790,10 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
             goto done;
     }
     rc = gemm_check_plan(&prob, &plan, params_text, &msg);
+    if (!rc)
+        rc = gemm_check_scalars(prob.k, opt.alpha, opt.beta, &msg);
+    if (!rc)
+        rc = check_memory(&prob, &plan, opt.verify, &sample, sample_why, sizeof sample_why, &msg);
     if (rc)
         goto done;
 
@@ -685,7 +810,9 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
     if (rc)
         goto done;
     if (!step->library) {
-        build_options(&params, options_text, sizeof options_text);
+        rc = build_options(&params, options_text, sizeof options_text, &msg);
+        if (rc)
+            goto done;
         gemm_progress_set("building the OpenCL program");
         rc = gemm_cl_build(&r.cl, r.file_source ? r.file_source : step->source, options_text, &msg);
         if (rc)
@@ -695,6 +822,8 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
             size_t kernel_wg = 0;
             cl_ulong kernel_local = 0;
             rc = gemm_cl_kernel(&r.cl, l->kernel, &r.kernel[i], &msg);
+            if (!rc)
+                rc = gemm_cl_kernel_args(r.kernel[i], l->kernel, l->nargs, step->name, &msg);
             if (rc)
                 goto done;
             cl_int err = clGetKernelWorkGroupInfo(r.kernel[i], dev.device, CL_KERNEL_WORK_GROUP_SIZE,
@@ -728,7 +857,9 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         goto done;
     if (opt.verify) {
         gemm_progress_set("computing the double-precision reference");
-        rc = gemm_reference_compute(&r.data, &r.ref, &msg);
+        if (gemm_memory_address_limited())
+            gemm_reference_threads(1); /* see gemm_reference_threads() */
+        rc = gemm_reference_compute(&r.data, sample, &r.ref, &msg);
         if (rc)
             goto done;
     }
@@ -747,7 +878,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
                             : b == GEMM_BUF_C && prob.beta != 0.0f ? r.data.c0
                                                                    : NULL;
         rc = gemm_buffer_create(&r.cl, &r.buf[b], b < GEMM_BUF_T0 ? buffer_names[b] : plan.temp_label[b - GEMM_BUF_T0],
-                                elems[b], init, &msg);
+                                elems[b], buffer_row(&prob, b), init, &msg);
         if (rc)
             goto done;
     }
@@ -801,6 +932,8 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         rep.part[i].best_ms = gemm_min(r.part[i], repeat);
     }
     rep.reference = gemm_reference_method();
+    rep.sample = sample_why[0] ? sample_why : NULL;
+    describe_guards(&dev, &r.buf[GEMM_BUF_C], rep.guards, sizeof rep.guards);
     if (opt.verify) {
         rep.verified = 1;
         for (int b = 0; b < GEMM_BUF_COUNT && !rep.failure[0]; b++) {
@@ -826,6 +959,5 @@ done:
     if (rc && rc != GEMM_EXIT_VERIFY_FAILED)
         gemm_error("%s", msg.text);
     runner_release(&r);
-    fflush(stdout);
-    return rc;
+    return gemm_output_finish(rc);
 }

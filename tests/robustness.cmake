@@ -1,0 +1,258 @@
+# The harness's defences (issue 13): a check that a wrong result cannot pass at any K, out-of-bounds
+# writes and accesses caught at every distance the harness claims, kernel files that are not files,
+# memory that is short, scalars that leave float's range, lost output, ambiguous devices, and the
+# smaller refusals. Included by tests/CMakeLists.txt after gemm_expect(); situations that need
+# more than a command line (a FIFO, ulimit, a cgroup, ICD files) are prepared by robustness.sh,
+# which skips (exit 77) with the reason where they cannot be made. Every test has a timeout.
+
+set(ROBUST ${CMAKE_CURRENT_SOURCE_DIR}/robustness.sh)
+set(quick --repeat 1 --warmup 0)
+set(N1 kernel01_naive)
+set(T2 kernel02_tiled)
+
+# gemm_expect() of tests/CMakeLists.txt, labelled `robustness` too
+function(gemm_expect_robust name)
+  gemm_expect(${name} ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS "expect;robustness" TIMEOUT 150)
+endfunction()
+
+# gemm_robust(<test name> <mode and its arguments...> -- <exit code> <regex> <step> [args...])
+function(gemm_robust name)
+  list(FIND ARGN "--" sep)
+  list(SUBLIST ARGN 0 ${sep} mode)
+  math(EXPR first "${sep} + 1")
+  list(SUBLIST ARGN ${first} 3 expect)
+  math(EXPR rest "${sep} + 4")
+  list(LENGTH ARGN count)
+  set(args "")
+  if(rest LESS count)
+    list(SUBLIST ARGN ${rest} -1 args)
+  endif()
+  list(GET expect 2 step)
+  list(GET expect 0 code)
+  list(GET expect 1 regex)
+  add_test(NAME ${name} COMMAND ${ROBUST} ${mode} ${code} ${regex} $<TARGET_FILE:${step}> ${args})
+  set_tests_properties(${name} PROPERTIES LABELS "expect;robustness" TIMEOUT 150 SKIP_RETURN_CODE 77)
+  if(GEMM_SANITIZE)
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT GEMM_SANITIZED=1)
+  endif()
+endfunction()
+
+# --- Unit tests: normwise check, sample, scalars, memory plan, messages, white space, fences ------
+add_executable(test_robustness test_robustness.c)
+target_link_libraries(test_robustness PRIVATE gemm_core gemm_warnings)
+foreach(group normwise sample scalars memory printable whitespace fence)
+  add_test(NAME harness.${group} COMMAND test_robustness ${group})
+  set_tests_properties(harness.${group} PROPERTIES LABELS "unit;robustness" TIMEOUT 120)
+endforeach()
+
+# --- 1. A wrong result fails at every K ----------------------------------------------------------
+# The element-wise worst-case bound grows like K^2 on random data, the result like sqrt(K): a
+# kernel that writes zeros, skips half of K or one tile of it, or leaves a tile of C unwritten
+# passes that bound at large K. The normwise check must fail each, up to K = 4,000,000 (small M and
+# N keep the data and the double-precision reference small).
+set(normwise_fail "check +FAIL: normwise error")
+foreach(case "writes_zeros:16x16x65536" "writes_zeros:16x16x131072" "writes_zeros:16x16x262144"
+             "writes_zeros:4x4x1000000" "writes_zeros:4x4x4000000" "half_k:16x16x65536" "half_k:4x4x1000000"
+             "half_k:4x4x4000000" "dropped_k_tile:16x16x65536" "dropped_k_tile:8x8x1000000"
+             "dropped_k_tile:8x8x4000000")
+  string(REPLACE ":" ";" kv ${case})
+  list(GET kv 0 kernel)
+  list(GET kv 1 size)
+  string(REPLACE "x" ";" mnk ${size})
+  list(GET mnk 0 m)
+  list(GET mnk 1 n)
+  list(GET mnk 2 k)
+  gemm_expect_robust(fails.${kernel}.${size} 1 "${normwise_fail}" ${N1} -m ${m} -n ${n} -k ${k} ${quick}
+                     --kernel-file ${KERNELS}/${kernel}.cl)
+endforeach()
+# with beta != 0: C's old values are finite, only the size of the error tells
+gemm_expect_robust(fails.writes_zeros_beta.4x4x1000000 1 "${normwise_fail}" ${N1} -m 4 -n 4 -k 1000000 --alpha -1.5
+                   --beta 0.25 ${quick} --kernel-file ${KERNELS}/writes_zeros.cl)
+gemm_expect_robust(fails.dropped_c_tile.16x16x65536 1 "${normwise_fail}" ${N1} -m 16 -n 16 -k 65536 -D TS=8 --beta 0.5
+                   ${quick} --kernel-file ${KERNELS}/dropped_c_tile.cl)
+gemm_expect_robust(fails.dropped_c_tile.8x8x4000000 1 "${normwise_fail}" ${N1} -m 8 -n 8 -k 4000000 -D TS=4 --beta 0.5
+                   ${quick} --kernel-file ${KERNELS}/dropped_c_tile.cl)
+# ... while correct kernels pass at the same K (the bound is not merely tight)
+gemm_expect_robust(passes.large_k.4x4x4000000 0 "check +PASS: all 16 elements" ${N1} -m 4 -n 4 -k 4000000 ${quick})
+gemm_expect_robust(passes.large_k_beta.4x4x1000000 0 "check +PASS: all 16 elements" ${N1} -m 4 -n 4 -k 1000000
+                   --alpha -1.5 --beta 0.25 ${quick})
+gemm_expect_robust(passes.large_k_tiled.16x16x1000000 0 "check +PASS: all 256 elements" ${T2} -m 16 -n 16 -k 1000000
+                   -D TS=16 ${quick})
+
+# --- 2. Out-of-bounds writes and accesses ---------------------------------------------------------
+# Guards of at least a row and 64 KiB (16384 floats) around every buffer, on every device: a
+# write at any distance within them fails the run and says where. out_of_bounds_at.cl touches
+# buffer OOB_BUFFER (0 A, 1 B, 2 C) at OOB_DISTANCE (-d: d before the start; +d: d past the end).
+set(small -m 64 -n 48 -k 80 ${quick})
+# oob_where(<out> <distance>): how the report names that element, as a regex
+function(oob_where out distance)
+  if(distance LESS 0)
+    math(EXPR before "0 - ${distance}")
+    set(${out} "at index ${distance} \\(${before} before its start\\)" PARENT_SCOPE)
+  else()
+    set(${out} "at index [0-9]+ \\(${distance} past the end of its" PARENT_SCOPE)
+  endif()
+endfunction()
+foreach(case "C:2:128" "C:2:300" "C:2:2000" "C:2:16384" "C:2:-129" "C:2:-300" "C:2:-16384" "A:0:-300" "A:0:2000"
+             "B:1:300" "B:1:-2000")
+  string(REPLACE ":" ";" v ${case})
+  list(GET v 0 buffer)
+  list(GET v 1 id)
+  list(GET v 2 distance)
+  oob_where(where ${distance})
+  gemm_expect_robust(fails.write_outside.${buffer}.${distance} 1
+                     "out-of-bounds write: 1 guard element\\(s\\) of ${buffer} changed, the first ${where}" ${N1} ${small}
+                     --kernel-file ${KERNELS}/out_of_bounds_at.cl)
+  set_tests_properties(fails.write_outside.${buffer}.${distance} PROPERTIES
+                       ENVIRONMENT "GEMM_CL_OPTIONS=-D OOB_BUFFER=${id} -D OOB_DISTANCE=${distance}")
+endforeach()
+# Beyond the guards, where buffers are host memory (PoCL): 8 GiB of inaccessible pages on each side,
+# as far as a 32-bit index reaches, so that any read or write there faults: one line, exit 1.
+foreach(case "C:2:16385" "C:2:1000000" "C:2:-16385" "C:2:-1000000" "C:2:1073741824" "A:0:-16385" "B:1:400000"
+             "read.A:0:-20000" "read.B:1:20000" "read.C:2:-2000000000")
+  string(REPLACE ":" ";" v ${case})
+  list(GET v 0 buffer)
+  list(GET v 1 id)
+  list(GET v 2 distance)
+  set(options "-D OOB_BUFFER=${id} -D OOB_DISTANCE=${distance}")
+  if(buffer MATCHES "^read\\.")
+    string(APPEND options " -D OOB_READ")
+    string(REPLACE "read." "" buffer ${buffer})
+  endif()
+  oob_where(where ${distance})
+  gemm_robust(fails.access_beyond_guard.${case} pocl --
+              1 "out-of-bounds access: a kernel read or wrote ${buffer} ${where}.*inaccessible pages" ${N1} ${small}
+              --platform Portable --kernel-file ${KERNELS}/out_of_bounds_at.cl)
+  set_tests_properties(fails.access_beyond_guard.${case} PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=${options}")
+endforeach()
+
+# --- 3. A kernel file must be a regular file: refused at once, never a wait ----------------------
+gemm_robust(bad.kernel_file_fifo fifo -- 2 "kernel file '.*kernel.cl' is a FIFO \\(named pipe\\), not a regular file"
+            ${T2} --size 64)
+gemm_robust(bad.kernel_file_socket socket -- 2 "kernel file '.*kernel.cl' is a socket, not a regular file" ${T2}
+            --size 64)
+gemm_expect_robust(bad.kernel_file_device 2 "kernel file '/dev/zero' is a character device, not a regular file" ${T2}
+                   --size 64 --kernel-file /dev/zero)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/empty.cl "")
+gemm_expect_robust(bad.kernel_file_empty_regular 2 "kernel file '.*empty.cl' is empty or not text" ${T2} --size 64
+                   --kernel-file ${CMAKE_CURRENT_BINARY_DIR}/empty.cl)
+
+# --- 4. Memory that is short: one line and exit 2 (or a stated sample), never a hang or an abort ---
+set(big -m 8192 -n 8192 -k 32 ${quick})
+# Far too little address space for anything: refused before the OpenCL driver and the BLAS load
+gemm_robust(memory.ulimit_100MB ulimit 100000 -- 2 "not enough memory for 8192x8192x32: .*RLIMIT_AS \\(ulimit -v\\) allows 0\\.10 GiB"
+            ${T2} ${big})
+gemm_robust(memory.ulimit_150MB_list ulimit 150000 -- 2 "not enough address space to load the OpenCL driver.*RLIMIT_AS"
+            ${T2} --list-devices)
+gemm_robust(memory.ulimit_150MB_small ulimit 150000 -- 2 "not enough memory for 64x64x64: .*RLIMIT_AS" ${T2}
+            --size 64 ${quick})
+gemm_robust(memory.prlimit_as prlimit --as=300000000 -- 2 "not enough memory for 8192x8192x32: .*RLIMIT_AS" ${T2}
+            ${big})
+gemm_robust(memory.prlimit_data prlimit --data=60000000 -- 2 "RLIMIT_DATA \\(ulimit -d\\) allows 0\\.06 GiB" ${T2}
+            ${big})
+gemm_robust(memory.prlimit_data_small prlimit --data=60000000 -- 2 "RLIMIT_DATA \\(ulimit -d\\)" ${T2} --size 64
+            ${quick})
+# The issue's values: each ends with a PASS (of the whole result, or of a stated sample) or one line
+# and exit 2 or 3, whatever the machine's core count makes PoCL need
+foreach(kb 300000 1000000 1500000 2000000 2500000)
+  gemm_robust(memory.ulimit_${kb}KB limited ${kb} -- 0 "not enough (memory|address space)|could be loaded|driver aborted"
+              ${T2} ${big})
+endforeach()
+gemm_robust(memory.ulimit_small_sizes limited 700000 -- 0 "not enough (memory|address space)|could be loaded|driver aborted"
+            ${T2} --size 64 ${quick})
+# A memory cgroup of 1.5 GiB: the full reference (1 GiB more) does not fit, a sample does
+gemm_robust(memory.cgroup_1536MB cgroup 1610612736 --
+            0 "check +PASS: all 1044480 elements.*sample: the reference covers 1044480 of the 67108864 elements \\(a full reference needs 1\\.00 GiB more than the memory cgroup"
+            ${T2} ${big})
+# ... and one of 512 MiB is too small even for that: refused before allocating
+gemm_robust(memory.cgroup_512MB cgroup 536870912 -- 2 "not enough memory for 8192x8192x32: .*but the memory cgroup \\(limit 0\\.50 GiB"
+            ${T2} ${big})
+# The CPU BLAS peer is checked the same way
+if(TARGET peer_cpublas)
+  gemm_robust(memory.ulimit_cpu_peer ulimit 200000 -- 2 "not enough memory for 8192x8192x32: .*RLIMIT_AS" peer_cpublas
+              ${big})
+endif()
+# Too long for a full reference: above 2^40 multiply-adds, a sample (unverified here: the run
+# itself would take hours on a CPU; the unit test harness.memory checks the decision)
+
+# --- 5. alpha and beta that leave float's range: refused, both ends ------------------------------
+gemm_expect_robust(bad.alpha_overflow 2 "alpha=3e\\+38 and beta=0 could overflow float at K=64" ${T2} --size 64
+                   --alpha 3e38)
+gemm_expect_robust(bad.alpha_overflow_k 2 "could overflow float at K=128: \\|alpha\\|\\*K \\+ \\|beta\\| = 2\\.56e\\+38" ${N1}
+                   -m 8 -n 8 -k 128 --alpha 2e36 --beta 0.5 ${quick}) # 2.56e38 > FLT_MAX/2
+gemm_expect_robust(bad.alpha_subnormal 2 "alpha=1e-44 is too small to check.*2\\^-80" ${T2} --size 64 --alpha 1e-44)
+gemm_expect_robust(bad.beta_subnormal 2 "beta=1e-44 is too small to check.*2\\^-103" ${T2} --size 64 --alpha 0 --beta 1e-44)
+gemm_expect_robust(bad.alpha_below_normal 2 "alpha=1e-30 is too small to check" ${T2} --size 64 --alpha 1e-30)
+gemm_expect_robust(passes.alpha_large 0 "check +PASS" ${N1} -m 8 -n 8 -k 80 --alpha 1e36 ${quick})
+gemm_expect_robust(passes.alpha_small 0 "check +PASS" ${N1} -m 8 -n 8 -k 80 --alpha 1e-24 --beta 1e-30 ${quick})
+gemm_expect_robust(passes.beta_small 0 "check +PASS" ${N1} -m 8 -n 8 -k 80 --alpha 0 --beta 1e-31 ${quick})
+if(TARGET peer_cpublas)
+  gemm_expect_robust(bad.cpu_peer_alpha_overflow 2 "alpha=3e\\+38 and beta=0 could overflow float" peer_cpublas --size 64
+                     --alpha 3e38)
+  gemm_expect_robust(bad.cpu_peer_alpha_subnormal 2 "alpha=1e-44 is too small to check" peer_cpublas --size 64 --alpha 1e-44)
+endif()
+
+# --- 6. Output that cannot be written: exit 3 and one line ---------------------------------------
+set(cannot_write "error: cannot write the output to standard output: No space left on device")
+set(closed "error: standard output is closed: the output would be lost")
+foreach(case "report:--size;32;--repeat;1;--warmup;0" "csv:--size;32;--repeat;1;--warmup;0;--csv" "help:--help"
+             "version:--version" "list_devices:--list-devices")
+  string(FIND "${case}" ":" colon)
+  string(SUBSTRING "${case}" 0 ${colon} what)
+  math(EXPR colon "${colon} + 1")
+  string(SUBSTRING "${case}" ${colon} -1 args)
+  gemm_robust(output.full.${what} output full -- 3 "${cannot_write}" ${T2} ${args})
+  gemm_robust(output.closed.${what} output closed -- 3 "${closed}" ${T2} ${args})
+endforeach()
+if(TARGET peer_cpublas)
+  gemm_robust(output.full.cpu_peer output full -- 3 "${cannot_write}" peer_cpublas --size 32 ${quick})
+endif()
+gemm_robust(output.full.peak output full -- 3 "${cannot_write}" peak --list-devices)
+
+# --- 7. Device indices as --list-devices prints them; one platform registered twice; ambiguity ---
+gemm_robust(devices.duplicate_icd_list icd dup -- 0 "platform 0: Portable.*device 0: .*reported 1 platform twice" ${N1}
+            --list-devices)
+gemm_robust(devices.duplicate_icd_no_platform_1 icd dup -- 2 "platform index 1 does not exist \\(there is 1" ${N1}
+            --platform 1 --device 0 --size 16)
+gemm_robust(devices.duplicate_icd_by_name icd dup -- 0 "check +PASS" ${N1} --platform Portable --size 16 ${quick})
+gemm_robust(devices.two_platforms_index icd two -- 0 "check +PASS" ${N1} --platform 1 --device 1 --size 16 ${quick})
+gemm_robust(devices.two_platforms_wrong_platform icd two --
+            2 "device 0 is on platform 0 \\(.*\\), not on platform 1 \\(.*\\): --device takes the index that --list-devices shows"
+            ${N1} --platform 1 --device 0 --size 16)
+gemm_robust(devices.ambiguous_platform icd two --
+            2 "'o' matches 2 OpenCL platforms: 0 \\(.*\\), 1 \\(.*\\). choose one by its index" ${N1} --platform o --size 16)
+gemm_robust(devices.ambiguous_device icd two --
+            2 "'a' matches 2 OpenCL devices: 0 \\(.* on platform 0\\), 1 \\(.* on platform 1\\). choose one by its index"
+            ${N1} --device a --size 16)
+
+# --- 8. The smaller points ------------------------------------------------------------------------
+# an unusable PoCL cache directory is named, not reported as an empty build log
+gemm_robust(runtime.pocl_cache_dir pocl --
+            3 "PoCL cannot compile kernels: its cache directory '/dev/null' \\(POCL_CACHE_DIR\\) is not a writable directory"
+            ${T2} --platform Portable --size 64)
+set_tests_properties(runtime.pocl_cache_dir PROPERTIES ENVIRONMENT POCL_CACHE_DIR=/dev/null)
+gemm_robust(runtime.pocl_cache_dir_missing pocl --
+            3 "PoCL cannot start, its cache directory '/dev/null/kcache' \\(POCL_CACHE_DIR\\) cannot be created: Not a directory"
+            ${T2} --platform Portable --size 64)
+set_tests_properties(runtime.pocl_cache_dir_missing PROPERTIES ENVIRONMENT POCL_CACHE_DIR=/dev/null/kcache)
+# a POCL_DEVICES that names no device is named, instead of "install PoCL"
+gemm_robust(runtime.pocl_devices pocl -- 3 "POCL_DEVICES='bogus' names no device PoCL has" ${T2} --platform Portable
+            --size 64)
+set_tests_properties(runtime.pocl_devices PROPERTIES ENVIRONMENT POCL_DEVICES=bogus)
+# GEMM_CL_OPTIONS too long for the build options: refused, not cut
+string(REPEAT "-DX " 1200 long_options)
+gemm_expect_robust(bad.cl_options_too_long 2 "GEMM_CL_OPTIONS is too long: it holds 4800 characters" ${T2} --size 64)
+set_tests_properties(bad.cl_options_too_long PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=${long_options}")
+# white space in a value is refused everywhere (it always was in sizes)
+gemm_expect_robust(bad.repeat_whitespace 2 "--repeat expects an integer from 1 to 1000000, got ' 2'" ${T2} --repeat " 2")
+gemm_expect_robust(bad.warmup_whitespace 2 "--warmup expects an integer from 0 to 1000000, got '1 '" ${T2} --warmup "1 ")
+gemm_expect_robust(bad.define_whitespace 2 "-D TS expects an integer value, got ' 16'" ${T2} -D "TS= 16")
+gemm_expect_robust(bad.alpha_whitespace 2 "--alpha expects a number, got ' 1'" ${T2} --alpha " 1")
+# a kernel whose signature is not the step's is refused like a wrong kernel name (exit 2)
+gemm_expect_robust(bad.kernel_file_wrong_arg_count 2 "kernel 'sgemm' takes 3 arguments but kernel02_tiled passes 8" ${T2}
+                   --size 64 --kernel-file ${KERNELS}/wrong_arg_count.cl)
+gemm_expect_robust(bad.kernel_file_wrong_arg_type 2 "kernel 'sgemm' does not take what the step passes as argument 0 \\(an int\\)"
+                   ${T2} --size 64 --kernel-file ${KERNELS}/wrong_arg_type.cl)
+# the C1 control U+009B (CSI) in an argument does not reach the terminal
+gemm_robust(bad.c1_control_character printf "--fa\\302\\233st" -- 2 "unknown option '--fa\\?st' \\(see --help\\)" ${T2})

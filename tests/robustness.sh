@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# robustness.sh MODE [MODE ARGS] CODE REGEX COMMAND [ARGS...]
+# Runs COMMAND through expect.sh (exit code CODE, output matching REGEX, one error line for a
+# refusal, no PASS in a run that must fail) in a situation that MODE prepares. Exits 77 (CTest:
+# skipped) with the reason when the situation cannot be made here. Used by tests/robustness.cmake.
+#
+#   pocl                 only where PoCL is a platform (the COMMAND's --list-devices says so): the
+#                        tests of PoCL's own behaviour, or of what only buffers in host memory
+#                        allow, pin it with --platform Portable
+#   printf FORMAT        appends one argument made by printf FORMAT (bytes a CMake list cannot hold)
+#   fifo | socket        appends --kernel-file NODE, a named pipe or a Unix socket made here
+#   output full|closed   standard output to /dev/full, or closed; COMMAND must end with exit
+#                        CODE and exactly one error line matching REGEX (stderr may hold a report)
+#   ulimit KB            under `ulimit -v KB` (this and the three below with PoCL as the only driver)
+#   prlimit OPTION       under prlimit OPTION (e.g. --as=150000000, --data=50000000)
+#   limited KB           under `ulimit -v KB`, where the outcome depends on the machine's core
+#                        count: passes if COMMAND prints PASS and exits 0, or refuses with exit 2
+#                        or 3 and exactly one error line matching REGEX; never a hang, a signal or
+#                        an abort (CODE is ignored)
+#   cgroup BYTES         in a new memory cgroup (v2, or v1) limited to BYTES
+#   icd dup|two          OCL_ICD_VENDORS: PoCL's .icd file twice, or PoCL's and Oclgrind's
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+expect=$here/expect.sh
+mode=$1
+shift
+skip() {
+  echo "SKIPPED: $*"
+  exit 77
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# OCL_ICD_VENDORS with PoCL's .icd file alone: the memory tests must not depend on which other
+# drivers the machine has (each reserves its own address space as the loader loads it).
+pocl_only() {
+  local pocl
+  pocl=$(grep -ls pocl /etc/OpenCL/vendors/*.icd 2>/dev/null | head -n 1)
+  [ -n "$pocl" ] || skip "no PoCL .icd file in /etc/OpenCL/vendors"
+  mkdir -p "$tmp/pocl-only"
+  cp "$pocl" "$tmp/pocl-only/"
+  export OCL_ICD_VENDORS=$tmp/pocl-only
+}
+# Address-space limits and AddressSanitizer do not mix: ASan reserves terabytes of shadow memory.
+address_limits_apply() {
+  [ "${GEMM_SANITIZED:-0}" = 1 ] && skip "a sanitized build reserves terabytes of address space: ulimit -v / -d do not apply"
+  pocl_only
+}
+case "$mode" in
+  pocl)
+    env -u POCL_CACHE_DIR -u POCL_DEVICES -u GEMM_CL_OPTIONS "$3" --list-devices 2>/dev/null |
+      grep -q "Portable Computing Language" || skip "PoCL is not an OpenCL platform here"
+    timeout 120 "$expect" "$@"
+    ;;
+  printf)
+    arg=$(printf -- "$1")
+    shift
+    "$expect" "$@" "$arg"
+    ;;
+  fifo)
+    mkfifo "$tmp/kernel.cl" || skip "cannot make a FIFO"
+    timeout 20 "$expect" "$@" --kernel-file "$tmp/kernel.cl"
+    ;;
+  socket)
+    python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$tmp/kernel.cl" ||
+      skip "cannot make a Unix socket"
+    timeout 20 "$expect" "$@" --kernel-file "$tmp/kernel.cl"
+    ;;
+  output)
+    how=$1 code=$2 regex=$3
+    shift 3
+    case "$how" in
+      full) "$@" >/dev/full 2>"$tmp/err" ;;
+      closed) "$@" >&- 2>"$tmp/err" ;;
+    esac
+    rc=$?
+    cat "$tmp/err"
+    status=0
+    [ "$rc" -eq "$code" ] || { echo "FAILED: expected exit code $code, got $rc"; status=1; }
+    n=$(grep -c ': error: ' "$tmp/err")
+    [ "$n" -eq 1 ] || { echo "FAILED: expected exactly one error line, found $n"; status=1; }
+    grep -Eq -- "$regex" "$tmp/err" || { echo "FAILED: stderr does not match /$regex/"; status=1; }
+    exit $status
+    ;;
+  ulimit)
+    address_limits_apply
+    kb=$1
+    shift
+    code=$1 regex=$2
+    shift 2
+    timeout 120 "$expect" "$code" "$regex" bash -c 'ulimit -v "$0" && exec "$@"' "$kb" "$@"
+    ;;
+  prlimit)
+    address_limits_apply
+    command -v prlimit >/dev/null || skip "prlimit (util-linux) is not installed"
+    option=$1
+    shift
+    code=$1 regex=$2
+    shift 2
+    timeout 120 "$expect" "$code" "$regex" prlimit "$option" "$@"
+    ;;
+  limited)
+    address_limits_apply
+    kb=$1 regex=$3
+    shift 3
+    out=$(timeout 120 bash -c 'ulimit -v "$0" && exec "$@"' "$kb" "$@" 2>&1)
+    rc=$?
+    echo "--- under ulimit -v $kb: exit $rc: $* ---"
+    echo "$out"
+    errors=$(grep -c ': error: ' <<<"$out")
+    if [ "$rc" -eq 0 ] && grep -q "PASS" <<<"$out" && [ "$errors" -eq 0 ]; then
+      exit 0
+    elif { [ "$rc" -eq 2 ] || [ "$rc" -eq 3 ]; } && [ "$errors" -eq 1 ] && grep -Eq -- "$regex" <<<"$out" &&
+         ! grep -q "PASS" <<<"$out"; then
+      exit 0
+    fi
+    echo "FAILED: expected a PASS (exit 0) or one error line matching /$regex/ with exit 2 or 3"
+    exit 1
+    ;;
+  cgroup)
+    pocl_only
+    bytes=$1
+    shift
+    name=gemm-test-$$
+    if [ -f /sys/fs/cgroup/cgroup.controllers ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
+      group=/sys/fs/cgroup/$name # v2
+      mkdir "$group" 2>/dev/null && echo "$bytes" >"$group/memory.max" 2>/dev/null && echo 0 >"$group/memory.swap.max" 2>/dev/null
+      ok=$?
+    else
+      group=/sys/fs/cgroup/memory/$name # v1
+      mkdir "$group" 2>/dev/null && echo "$bytes" >"$group/memory.limit_in_bytes" 2>/dev/null
+      ok=$?
+    fi
+    if [ "$ok" -ne 0 ]; then
+      rmdir "$group" 2>/dev/null
+      skip "cannot make a memory cgroup here (needs root and a writable cgroup file system)"
+    fi
+    code=$1 regex=$2
+    shift 2
+    timeout 120 "$expect" "$code" "$regex" sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$group" "$@"
+    status=$?
+    rmdir "$group" 2>/dev/null
+    exit $status
+    ;;
+  icd)
+    kind=$1
+    shift
+    pocl=$(grep -ls pocl /etc/OpenCL/vendors/*.icd 2>/dev/null | head -n 1)
+    [ -n "$pocl" ] || skip "no PoCL .icd file in /etc/OpenCL/vendors"
+    mkdir "$tmp/vendors"
+    cp "$pocl" "$tmp/vendors/a-pocl.icd"
+    case "$kind" in
+      dup) cp "$pocl" "$tmp/vendors/b-pocl-again.icd" ;;
+      two)
+        lib=/usr/lib/oclgrind/liboclgrind-rt-icd.so
+        [ -f "$lib" ] || skip "Oclgrind's ICD library ($lib) is not installed"
+        echo "$lib" >"$tmp/vendors/b-oclgrind.icd"
+        ;;
+    esac
+    OCL_ICD_VENDORS=$tmp/vendors timeout 120 "$expect" "$@"
+    ;;
+  *)
+    echo "robustness.sh: unknown mode '$mode'" >&2
+    exit 2
+    ;;
+esac

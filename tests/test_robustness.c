@@ -1,0 +1,317 @@
+// Unit tests of the harness's defences (issue 13), without an OpenCL device: the normwise check,
+// the sampled reference, the range of alpha and beta, the memory plan, one-line messages, white
+// space in option values, and the fault handler of fenced buffers. Run one group:
+// test_robustness <group>.
+#define _POSIX_C_SOURCE 200809L /* fork, waitpid, pipe */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gemm_memory.h"
+#include "gemm_options.h"
+#include "gemm_verify.h"
+#include "test_groups.h"
+
+/* What a correct kernel computes: each dot product summed in float, in order. */
+static void float_gemm(const gemm_host_data *d, float *c)
+{
+    for (long i = 0; i < d->m; i++)
+        for (long j = 0; j < d->n; j++) {
+            float acc = 0.0f;
+            for (long p = 0; p < d->k; p++)
+                acc += d->a[i * d->k + p] * d->b[p * d->n + j];
+            c[i * d->n + j] = d->beta == 0.0f ? d->alpha * acc : d->alpha * acc + d->beta * d->c0[i * d->n + j];
+        }
+}
+
+// The element-wise worst-case bound lets a kernel that writes zeros pass at large K; the normwise
+// check fails it, and a correct float computation passes both (gemm_verify.h).
+static void test_normwise(void)
+{
+    const long ks[] = {65536, 1000000};
+    for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
+        gemm_host_data d;
+        gemm_reference ref;
+        gemm_msg msg;
+        gemm_check c;
+        const long m = 3, n = 2, k = ks[t];
+        CHECK(gemm_host_data_create(&d, m, n, k, 1.0, 0.0, GEMM_DEFAULT_SEED, &msg) == 0);
+        CHECK(gemm_reference_compute(&d, 0, &ref, &msg) == 0);
+        float got[6];
+        float_gemm(&d, got);
+        gemm_check_result(got, &ref, &c);
+        CHECK(c.pass && c.bad == 0 && c.normwise_pass && c.normwise_ratio < 0.5 && c.checked == 6);
+        for (int i = 0; i < 6; i++)
+            got[i] = 0.0f;
+        gemm_check_result(got, &ref, &c);
+        CHECK(c.bad == 0);                                  // the worst-case bound is fooled ...
+        CHECK(!c.normwise_pass && !c.pass && c.normwise > 0.99 && c.normwise < 1.01); // ... the normwise one is not
+        // half of the K loop left out
+        for (long i = 0; i < m * n; i++) {
+            double half = 0.0;
+            for (long p = 0; p < k / 2; p++)
+                half += (double)d.a[(i / n) * k + p] * d.b[p * n + i % n];
+            got[i] = (float)half;
+        }
+        gemm_check_result(got, &ref, &c);
+        CHECK(!c.pass && !c.normwise_pass && c.normwise_ratio > 100.0);
+        gemm_reference_free(&ref);
+        gemm_host_data_free(&d);
+    }
+    // beta != 0: the bound scales with ||alpha*A*B|| + ||beta*C0||, never with a cancelled ||ref||
+    gemm_host_data d;
+    gemm_reference ref;
+    gemm_msg msg;
+    gemm_check c;
+    CHECK(gemm_host_data_create(&d, 4, 5, 3, -1.5, 0.25, 7, &msg) == 0);
+    CHECK(gemm_reference_compute(&d, 0, &ref, &msg) == 0);
+    CHECK(ref.norm_ab > 0.0 && ref.norm_c > 0.0);
+    float got[20];
+    float_gemm(&d, got);
+    gemm_check_result(got, &ref, &c);
+    CHECK(c.pass);
+    for (int i = 0; i < 20; i++) // beta*C alone: the product is missing
+        got[i] = 0.25f * d.c0[i];
+    gemm_check_result(got, &ref, &c);
+    CHECK(!c.normwise_pass);
+    got[3] = NAN; // any NaN makes it infinite
+    gemm_check_result(got, &ref, &c);
+    CHECK(!c.pass && isinf(c.normwise) && c.nonfinite == 1);
+    gemm_reference_free(&ref);
+    gemm_host_data_free(&d);
+    CHECK(gemm_normwise_bound(4000000) == GEMM_NORMWISE_C * 2000.0 * FLT_EPSILON);
+}
+
+// A sampled reference: the same values as the full one where it has them; an error in a sampled
+// row or column is found, one elsewhere only if it is NaN or Inf.
+static void test_sample(void)
+{
+    gemm_host_data d;
+    gemm_reference full, part;
+    gemm_msg msg;
+    gemm_check c;
+    const long m = 150, n = 130, k = 40, s = GEMM_SAMPLE_LINES;
+    CHECK(gemm_host_data_create(&d, m, n, k, 0.5, 2.0, 11, &msg) == 0);
+    CHECK(gemm_reference_compute(&d, 0, &full, &msg) == 0 && !full.sampled);
+    CHECK(gemm_reference_compute(&d, s, &part, &msg) == 0 && part.sampled);
+    CHECK(part.nrows == s && part.ncols == s && part.rows[0] == 0 && part.rows[s - 1] == m - 1 &&
+          part.cols[0] == 0 && part.cols[s - 1] == n - 1);
+    int same = 1;
+    for (long r = 0; r < s; r++)
+        for (long j = 0; j < n; j++) {
+            const size_t i = (size_t)part.rows[r] * (size_t)n + (size_t)j;
+            same &= fabs(part.value[r * n + j] - full.value[i]) <= 1e-12 * (1.0 + fabs(full.value[i]));
+            same &= fabs(part.magnitude[r * n + j] - full.magnitude[i]) <= 1e-12 * (1.0 + full.magnitude[i]);
+        }
+    for (long i = 0; i < m; i++)
+        for (long cc = 0; cc < s; cc++) {
+            const size_t e = (size_t)i * (size_t)n + (size_t)part.cols[cc];
+            same &= fabs(part.value[s * n + i * s + cc] - full.value[e]) <= 1e-12 * (1.0 + fabs(full.value[e]));
+        }
+    CHECK(same);
+    float *got = malloc((size_t)m * (size_t)n * sizeof(float));
+    float_gemm(&d, got);
+    gemm_check_result(got, &part, &c);
+    const size_t expect = (size_t)s * (size_t)n + (size_t)(m - s) * (size_t)s; // rows, then the columns of the other rows
+    CHECK(c.pass && c.checked == expect && c.total == (size_t)(m * n));
+    CHECK(fabs(part.norm_ab * part.norm_ab + part.norm_c * part.norm_c) > 0.0);
+    // find a row and a column outside the sample
+    long row = -1, col = -1;
+    for (long i = 0, r = 0; i < m && row < 0; i++) {
+        if (r < s && part.rows[r] == i)
+            r++;
+        else
+            row = i;
+    }
+    for (long j = 0, cc = 0; j < n && col < 0; j++) {
+        if (cc < s && part.cols[cc] == j)
+            cc++;
+        else
+            col = j;
+    }
+    CHECK(row >= 0 && col >= 0);
+    const float keep = got[row * n + col];
+    got[row * n + col] = keep + 100.0f; // outside the sample: not seen
+    gemm_check_result(got, &part, &c);
+    CHECK(c.pass);
+    got[row * n + col] = NAN; // but a NaN is seen anywhere
+    gemm_check_result(got, &part, &c);
+    CHECK(!c.pass && c.nonfinite == 1 && c.first_bad_row == row && c.first_bad_col == col);
+    got[row * n + col] = keep;
+    got[row * n + part.cols[1]] += 100.0f; // in a sampled column
+    gemm_check_result(got, &part, &c);
+    CHECK(!c.pass && c.bad == 1 && c.first_bad_row == row && c.first_bad_col == part.cols[1]);
+    free(got);
+    // no sample of a matrix that has no more rows (or columns) than the sample
+    gemm_reference small;
+    gemm_host_data_free(&d);
+    CHECK(gemm_host_data_create(&d, 40, 200, 8, 1.0, 0.0, 11, &msg) == 0);
+    CHECK(gemm_reference_compute(&d, s, &small, &msg) == 0 && !small.sampled);
+    CHECK(gemm_reference_bytes(40, 200, 8, s) == gemm_reference_bytes(40, 200, 8, 0));
+    CHECK(gemm_reference_bytes(8192, 8192, 32, s) < gemm_reference_bytes(8192, 8192, 32, 0) / 30);
+    gemm_reference_free(&small);
+    gemm_reference_free(&full);
+    gemm_reference_free(&part);
+    gemm_host_data_free(&d);
+}
+
+// alpha and beta: refused where a correct float result could overflow or leave the normal range
+static void test_scalars(void)
+{
+    gemm_msg msg;
+    CHECK(gemm_check_scalars(64, 1.0, 0.0, &msg) == 0);
+    CHECK(gemm_check_scalars(64, 0.0, 0.0, &msg) == 0);
+    CHECK(gemm_check_scalars(80, 1e36, 0.0, &msg) == 0);         // 8e37 <= FLT_MAX/2
+    CHECK(gemm_check_scalars(80, 3e38, 0.0, &msg) == GEMM_EXIT_BAD_INPUT && strstr(msg.text, "overflow"));
+    CHECK(gemm_check_scalars(1, 1.7e38, 0.0, &msg) == 0);
+    CHECK(gemm_check_scalars(1, 1.7e38, 1e37, &msg) == GEMM_EXIT_BAD_INPUT);
+    CHECK(gemm_check_scalars(64, 1e-44, 0.0, &msg) == GEMM_EXIT_BAD_INPUT && strstr(msg.text, "alpha=1e-44") &&
+          strstr(msg.text, "2^-80"));
+    CHECK(gemm_check_scalars(64, ldexp(1.0, -80), 0.0, &msg) == 0);
+    CHECK(gemm_check_scalars(64, -ldexp(1.0, -81), 0.0, &msg) == GEMM_EXIT_BAD_INPUT);
+    CHECK(gemm_check_scalars(64, 0.0, 1e-44, &msg) == GEMM_EXIT_BAD_INPUT && strstr(msg.text, "beta=1e-44") &&
+          strstr(msg.text, "2^-103"));
+    CHECK(gemm_check_scalars(64, 0.0, ldexp(1.0, -103), &msg) == 0);
+    CHECK(gemm_check_scalars(64, 1.0, 1e-31, &msg) == 0); // 1e-31 >= 2^-103: every beta*c is normal
+    CHECK(gemm_check_scalars(64, 1.0, 1e-38, &msg) == GEMM_EXIT_BAD_INPUT);
+}
+
+// The memory plan, with the limits given rather than read
+static void test_memory(void)
+{
+    gemm_memory_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.physical = 64.0 * 1073741824.0;
+    strcpy(lim.physical_from, "MemAvailable");
+    lim.address_limit = INFINITY;
+    gemm_memory_use use = {0};
+    use.host = 4.0 * 1048576.0;
+    use.driver_loaded = 1;
+    use.blas = 1;
+    long sample = -1;
+    char why[256];
+    gemm_msg msg;
+    CHECK(gemm_memory_plan(&lim, &use, 1024, 1024, 1024, 1, &sample, why, sizeof why, &msg) == 0 && sample == 0);
+    // too long for a full reference: a sample, and why
+    CHECK(gemm_memory_plan(&lim, &use, 16384, 16384, 16384, 1, &sample, why, sizeof why, &msg) == 0 &&
+          sample == GEMM_SAMPLE_LINES && strstr(why, "too long"));
+    // 8192 x 8192 x 32: the full reference (1 GiB) does not fit in 1.5 GiB beside 1 GiB of the rest
+    use.host = 0.75 * 1073741824.0;
+    use.device = 0.25 * 1073741824.0;
+    lim.physical = 1.5 * 1073741824.0;
+    CHECK(gemm_memory_plan(&lim, &use, 8192, 8192, 32, 1, &sample, why, sizeof why, &msg) == 0 &&
+          sample == GEMM_SAMPLE_LINES && strstr(why, "MemAvailable"));
+    // ... without verification, nothing to sample
+    CHECK(gemm_memory_plan(&lim, &use, 8192, 8192, 32, 0, &sample, why, sizeof why, &msg) == 0 && sample == 0);
+    // not even the rest fits: refused, with the figures and the limit named
+    lim.physical = 0.5 * 1073741824.0;
+    CHECK(gemm_memory_plan(&lim, &use, 8192, 8192, 32, 1, &sample, why, sizeof why, &msg) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "not enough memory for 8192x8192x32") && strstr(msg.text, "MemAvailable leaves 0.50 GiB") &&
+          strstr(msg.text, "matrices and result 0.75"));
+    // an address-space limit: what is mapped already counts, and so do reserved pages
+    lim.physical = 64.0 * 1073741824.0;
+    lim.address_limit = 2.0 * 1073741824.0;
+    lim.address_used = 0.5 * 1073741824.0;
+    strcpy(lim.address_from, "RLIMIT_AS (ulimit -v)");
+    CHECK(gemm_memory_plan(&lim, &use, 8192, 8192, 32, 1, &sample, why, sizeof why, &msg) == 0 &&
+          sample == GEMM_SAMPLE_LINES && strstr(why, "RLIMIT_AS"));
+    use.reserved = 1.0 * 1073741824.0;
+    CHECK(gemm_memory_plan(&lim, &use, 8192, 8192, 32, 1, &sample, why, sizeof why, &msg) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "of address space") && strstr(msg.text, "RLIMIT_AS (ulimit -v) allows 2.00 GiB") &&
+          strstr(msg.text, "mapped already 0.50"));
+    CHECK(gemm_memory_driver_reserve() >= 400.0 * 1048576.0);
+}
+
+// Messages stay one printable line: C0, DEL, C1 (U+009B, the one-character CSI) and non-UTF-8 bytes
+static void test_printable(void)
+{
+    gemm_msg msg;
+    gemm_msgf(&msg, 2, "unknown option '%s'", "--fa\xc2\x9bst");
+    CHECK(strcmp(msg.text, "unknown option '--fa?st'") == 0);
+    gemm_msgf(&msg, 2, "[%s]", "a\nb\tc\x1b[31md\x7f");
+    CHECK(strcmp(msg.text, "[a?b?c?[31md?]") == 0);
+    gemm_msgf(&msg, 2, "[%s]", "\xff\x9b\xc2"); // not UTF-8: a lone continuation, a cut sequence
+    CHECK(strcmp(msg.text, "[???]") == 0);
+    gemm_msgf(&msg, 2, "[%s]", "caf\xc3\xa9 \xe2\x82\xac \xc2\xa0"); // UTF-8 text stays: é, €, no-break space
+    CHECK(strcmp(msg.text, "[caf\xc3\xa9 \xe2\x82\xac \xc2\xa0]") == 0);
+    gemm_msgf(&msg, 2, "[%s]", "\xed\xa0\x80\xc0\xaf"); // a surrogate and an overlong '/'
+    CHECK(strcmp(msg.text, "[?????]") == 0);
+}
+
+static int parse_error(const char *const *args)
+{
+    char *argv[16] = {"prog"};
+    int argc = 1;
+    for (; args[argc - 1]; argc++)
+        argv[argc] = (char *)args[argc - 1];
+    gemm_options opt;
+    gemm_msg msg;
+    return gemm_options_parse(&opt, argc, argv, &msg) == GEMM_PARSE_ERROR;
+}
+#define REFUSED(...) parse_error((const char *const[]){__VA_ARGS__, NULL})
+
+// White space around a value is refused for every option, as it always was for the sizes
+static void test_whitespace(void)
+{
+    CHECK(REFUSED("--size", " 4"));
+    CHECK(REFUSED("--repeat", " 2"));
+    CHECK(REFUSED("--repeat", "2 "));
+    CHECK(REFUSED("--warmup", "\t1"));
+    CHECK(REFUSED("-D", "TS= 16"));
+    CHECK(REFUSED("-D", "TS=16 "));
+    CHECK(REFUSED("--alpha", " 1"));
+    CHECK(REFUSED("--beta", "\n0.5"));
+    CHECK(REFUSED("--seed", " 3"));
+    CHECK(!REFUSED("--repeat", "2", "--warmup", "1", "-D", "TS=16", "--alpha", "-1.5", "--beta", "+0.5"));
+}
+
+// A fault in the inaccessible pages around a watched buffer: one line, exit code 1
+static void test_fence(void)
+{
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], STDERR_FILENO);
+        gemm_set_program_name("fence_test");
+        gemm_fenced f;
+        gemm_msg msg;
+        if (gemm_fenced_alloc(&f, 1000 * sizeof(float), 1 << 20, &msg) != 0)
+            _exit(9);
+        float *matrix = (float *)f.usable + 16; /* 16 floats of guard before the matrix */
+        gemm_fault_watch(0, &f, "C", matrix, 1000);
+        gemm_fault_install();
+        matrix[16 - 1] = 1.0f;             /* the usable part: no fault */
+        volatile float *wild = matrix - 16 - 300;
+        *wild = 2.0f;                      /* 300 floats before the usable part */
+        _exit(8);
+    }
+    close(fds[1]);
+    char out[1024] = "";
+    size_t got = 0;
+    ssize_t r;
+    while ((r = read(fds[0], out + got, sizeof out - 1 - got)) > 0)
+        got += (size_t)r;
+    out[got] = '\0';
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == GEMM_EXIT_VERIFY_FAILED);
+    CHECK(strstr(out, "fence_test: error: out-of-bounds access: a kernel read or wrote C at index -316 (316 before its "
+                      "start)") != NULL);
+    if (!strstr(out, "index -316"))
+        fprintf(stderr, "child said: %s\n", out);
+}
+
+int main(int argc, char **argv)
+{
+    static const test_group groups[] = {{"normwise", test_normwise}, {"sample", test_sample},
+                                        {"scalars", test_scalars},   {"memory", test_memory},
+                                        {"printable", test_printable}, {"whitespace", test_whitespace},
+                                        {"fence", test_fence}};
+    return run_groups(groups, sizeof groups / sizeof groups[0], argc, argv);
+}
