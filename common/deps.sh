@@ -5,8 +5,8 @@
 # Packages to build and run the steps, the tour and the peers.
 GEMM_PACKAGES_RUN="cmake make gcc libc6-dev python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
 libclblast-dev libopenblas-dev"
-# Extra packages for the test suite (kernel checker, documentation with its plots).
-GEMM_PACKAGES_TEST="oclgrind doxygen gnuplot-nox"
+# Extra packages for the test suite (kernel checker, documentation with its plots and diagrams).
+GEMM_PACKAGES_TEST="oclgrind doxygen gnuplot-nox python3-matplotlib"
 # Only for fuzzing the option parser (tests/run.sh --fuzz): clang and its runtimes, which hold
 # libFuzzer (libclang_rt.fuzzer-x86_64.a; libclang-rt-dev pulls the one for Debian's default
 # clang, libclang-rt-14-dev on Debian 12). Large (LLVM), so not part of the default test run.

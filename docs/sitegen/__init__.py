@@ -1,0 +1,23 @@
+"""docs/render.py: generates everything the documentation site shows that comes from the code or
+from measured data, so that no page can drift from either. Run by the `docs` build target
+(docs/CMakeLists.txt) before Doxygen; writes only into --out.
+
+Inputs: the source tree (every kernelNN_*/ directory with a gemm_add_step() line is a step; the
+idea it adds is the summary string of its main.c), the recorded results (docs/results/NAME.csv,
+one device's run each: the harness's --csv lines or a bench/bench.py sweep, with NAME.peak.csv
+beside it when bench/peak measured the device) and the tuning records (bench/tuning/, or --tuning:
+bench/tune.py CSVs, compiler reports NAME-ptxas.txt, logs).
+
+Outputs, one module of the package docs/sitegen/ per kind, each with a render(ctx) that cli.py
+calls and a docstring naming the files it writes:
+  diffs.py          the diff of each step against the previous one
+  tables.py         the results tables and the per-step sentences
+  arithmetic.py     the arithmetic of each step with each device's parameters; compiler reports
+  tuning_tables.py  the tables drawn from the tuning records
+  plots.py          the SVG plots of the results (gnuplot)
+The formulas of every step are its descriptor in stepdefs.py.
+
+Exit status: 0, or 2 with one line "render.py: error: ..." when an input is malformed (a CSV
+without the harness's columns, a file that mixes devices, a malformed number, an unknown status,
+peaks of another device) and 3 when gnuplot or diff fails.
+"""

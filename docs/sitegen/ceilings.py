@@ -1,0 +1,198 @@
+"""The arithmetic of each step turned into speed limits on each recorded device, beside what it
+measured (Markdown for \\includedoc):
+  - stepNN_ceiling.md: for step NN and the one before, on every device, the ceiling each resource
+    sets (global memory: the copy bandwidth of NAME.peak.csv over the bytes the kernel requests per
+    FLOP, caches not counted; local memory: the bytes per clock a compute unit serves, over the
+    floats read per multiply-add, against the multiply-adds per clock; the measured FMA peak), the
+    lowest of them, the measured rate, and sentences saying which binds and what the rest means;
+  - stepNN_roofline.md: one sentence per device placing the step on that device's roofline, and
+    the picture (figures.py draws it).
+The per-clock figures of the architecture come from devices.py; everything else from the results,
+peak and compiler-report files.
+"""
+import os
+
+from .arithmetic import arithmetic
+from .common import (column_tables, fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, parse_params, previous_step,
+                     write)
+from .devices import architecture
+
+# The floats step 1 reads per multiply-add (a row of A, a column of B), all from global memory
+NAIVE_LOADS = 2
+
+
+class Ceiling:
+    """The limits of one step on one device, at the results file's headline size."""
+
+    def __init__(self, r, step, arch):
+        self.r, self.step = r, step
+        row = r.row(step.name)
+        self.params = row["params"] if row else ""
+        self.measured = r.gflops(step.name)
+        a = arithmetic(step.name, parse_params(self.params), r.headline) if row else {}
+        self.bpf, self.lpf = a.get("bpf"), a.get("lpf")
+        self.arch = arch
+        self.bounds = {}
+        if r.peak and self.bpf:
+            self.bounds["global memory"] = r.peak.copy / self.bpf
+        if r.peak and arch and self.lpf:
+            self.bounds["local memory"] = self.onchip(self.lpf)
+        if r.peak:  # the measured peak, or a faster rate a library reached on the same hardware
+            self.bounds["FMA"] = r.ceiling or r.peak.fma
+        # step 1 on an architecture whose L1 is the local memory: its loads, if all hit L1
+        self.l1 = self.onchip(NAIVE_LOADS) if r.peak and arch and arch.get("l1_is_local") and self.lpf == 0 else None
+
+    def onchip(self, floats_per_fma):
+        """The rate a kernel reading `floats_per_fma` floats from local memory per multiply-add can
+        reach: the multiply-adds per clock that the local memory feeds, over those the unit does,
+        times the measured FMA peak."""
+        fed = self.arch["local_bytes_per_clock"] / (4.0 * floats_per_fma)
+        return self.r.peak.fma * fed / self.arch["fma_per_clock"]
+
+    def pct(self, x):
+        return fmt_pct(100.0 * x / self.r.peak.fma)
+
+    @property
+    def intensity(self):
+        return 1.0 / self.bpf if self.bpf else None
+
+    @property
+    def binding(self):
+        """(resource, ceiling) of the lowest ceiling, or (None, None)."""
+        if not self.bounds:
+            return None, None
+        # on a tie the FMA peak binds: a resource that allows as much as the peak does not limit
+        name = min(self.bounds, key=lambda k: (self.bounds[k], k != "FMA"))
+        return name, self.bounds[name]
+
+
+
+def ceilings_for(step, results, ptxas):
+    out = []
+    for r in results:
+        if r.gflops(step.name) is None:
+            continue
+        _, arch = architecture(r, ptxas)
+        out.append(Ceiling(r, step, arch))
+    return out
+
+
+def ceiling_snippet(steps, step, results, ptxas):
+    prev = previous_step(steps, step)
+    cols = []
+    for s in (prev, step):
+        if s:
+            cols += [(c.r, s, c) for c in ceilings_for(s, results, ptxas)]
+    cols.sort(key=lambda x: (results.index(x[0]), x[1].number))
+    if not any(c.bounds for _, _, c in cols):
+        return "No recorded run of this step has its device's measured peaks to compute ceilings from.\n"
+    heads = [f"step {s.number} on {md_escape(r.stem)}" for r, s, _ in cols]
+    rows = []
+
+    def row(label, values):
+        rows.append((label, values))
+
+    row("global-memory bytes requested per FLOP (sgemm; caches not counted)",
+        [fmt_num(c.bpf) if c.bpf else "-" for _, _, c in cols])
+    row("global-memory ceiling: copy bandwidth / bytes per FLOP, GFLOPS",
+        [fmt_gflops(c.bounds["global memory"]) if "global memory" in c.bounds else "-" for _, _, c in cols])
+    row("local-memory floats read per multiply-add", [fmt_num(c.lpf) if c.lpf else "-" for _, _, c in cols])
+    row("local-memory ceiling, GFLOPS (% of the FMA peak)",
+        [f"{fmt_gflops(c.bounds['local memory'])} ({c.pct(c.bounds['local memory'])})" if "local memory" in c.bounds
+         else (f"{fmt_gflops(c.l1)} ({c.pct(c.l1)}) if every load hits L1" if c.l1 else "-") for _, _, c in cols])
+    row("FMA ceiling: the measured peak, GFLOPS", [fmt_gflops(c.bounds["FMA"]) if "FMA" in c.bounds else "-"
+                                                    for _, _, c in cols])
+    row("**lowest ceiling**", [f"{fmt_gflops(c.binding[1])}: {c.binding[0]}" if c.binding[0] else "-"
+                               for _, _, c in cols])
+    row("**measured**, GFLOPS (% of the FMA peak)",
+        [f"{fmt_gflops(c.measured)} ({c.pct(c.measured)})" if c.r.peak else fmt_gflops(c.measured) for _, _, c in cols])
+    row("measured / lowest ceiling", [fmt_ratio(c.measured / c.binding[1]) if c.binding[0] else "-" for _, _, c in cols])
+    text = column_tables("", heads, rows)
+    notes = [n for n in (sentences(c, [x for x in cols if x[0] is c.r and x[1] is prev]) for r, s, c in cols
+                         if s is step) if n]
+    archs = sorted({c.arch["name"] + ": " + c.arch["source"] for _, _, c in cols if c.arch})
+    no_arch = sorted({md_escape(c.r.stem) for _, _, c in cols if not c.arch})
+    foot = []
+    if archs:
+        foot.append("The local-memory ceiling takes the bytes of local memory and the multiply-adds a compute unit "
+                    "serves per clock from " + "; ".join(archs) + " (`docs/sitegen/devices.py`).")
+    if no_arch:
+        foot.append(f"No local-memory ceiling for {', '.join(no_arch)}: the table of architectures has no entry for "
+                    "it (on a CPU, PoCL's local memory is ordinary memory behind the caches).")
+    return text + "\n" + "\n\n".join(notes + foot) + "\n"
+
+
+def sentences(c, prev_cols):
+    """What the numbers of step c on its device say."""
+    if not c.binding[0]:
+        return ""
+    r, n = c.r, c.step.number
+    name, bound = c.binding
+    what = "the measured FMA peak" if name == "FMA" else f"the {name} ceiling"
+    out = [f"**{md_escape(r.stem)}**: step {n}'s lowest ceiling is {what}, {fmt_gflops(bound)} GFLOPS"
+           + (f" ({c.pct(bound)} of the FMA peak)" if name != "FMA" else "") + f"; it measured {fmt_gflops(c.measured)} ({c.pct(c.measured)}), "
+           f"{fmt_ratio(c.measured / bound)} that ceiling."]
+    dram = c.bounds.get("global memory")
+    if dram and c.measured > 1.05 * dram:
+        requested = c.measured * c.bpf
+        out.append(f"That is above the global-memory ceiling, which counts every byte the kernel requests as if it "
+                   f"came from DRAM at the copy bandwidth: at {fmt_gflops(c.measured)} GFLOPS the kernel requests "
+                   f"{fmt_gflops(requested)} GB/s, {fmt_ratio(requested / r.peak.copy)} the {fmt_gflops(r.peak.copy)} "
+                   f"GB/s that `bench/peak`'s copy measured, so at least "
+                   f"{fmt_pct(100.0 * (1 - r.peak.copy / requested))} of the requests were served by the caches "
+                   "(L1 and L2) and never reached DRAM: neighbouring work-items read the same element of A and "
+                   "neighbouring elements of B, and the rows and columns they read are read again by other "
+                   "work-groups soon after.")
+        if c.l1:
+            out.append(f"If every load hit L1 (on {c.arch['name']} the same unit as local memory, with the same "
+                       f"{c.arch['local_bytes_per_clock']} bytes per clock), {NAIVE_LOADS} floats per multiply-add "
+                       f"would allow {fmt_gflops(c.l1)} GFLOPS ({c.pct(c.l1)} of the peak): step {n} reaches "
+                       f"{fmt_ratio(c.measured / c.l1)} of that.")
+    for _, _, p in prev_cols:
+        if p.l1 and name == "local memory" and abs(p.l1 - bound) < 1e-6 * bound and p.measured:
+            out.append(f"**Why step {n} gains only {fmt_ratio(c.measured / p.measured)} over step "
+                       f"{p.step.number} here.** Step {p.step.number}'s loads were already served mostly by the "
+                       f"caches, and on {c.arch['name']} L1 and local memory are one unit with one bandwidth: "
+                       f"step {p.step.number} reading {NAIVE_LOADS} floats per multiply-add through L1 and step {n} "
+                       f"reading {fmt_num(c.lpf)} from local memory meet the same ceiling, {fmt_gflops(bound)} GFLOPS. "
+                       f"Step {p.step.number} ran at {fmt_ratio(p.measured / bound)} of it, step {n} at "
+                       f"{fmt_ratio(c.measured / bound)}: tiling removed global traffic the caches were absorbing "
+                       "anyway, and made the on-chip traffic explicit and a little more regular; the next steps "
+                       "gain by reading fewer floats per multiply-add.")
+    return " ".join(out)
+
+
+def roofline_snippet(step, results, ptxas):
+    """One sentence per device placing the step on that device's roofline, with the picture."""
+    out = []
+    for c in ceilings_for(step, results, ptxas):
+        r = c.r
+        if not r.peak or not c.bpf:
+            continue
+        ridge = r.peak.fma / r.peak.copy
+        roof = min(r.peak.fma, r.peak.copy * c.intensity)
+        side = ("left of the ridge point" if c.intensity < ridge else "right of the ridge point")
+        under = ("below the sloped line, where global memory would limit it" if c.intensity < ridge else
+                 "under the flat line of the FMA peak")
+        if c.measured > roof:
+            where = (f"above the roof at {fmt_gflops(roof)} GFLOPS: the caches serve what the roof counts as DRAM "
+                     "traffic (the ceilings below)")
+        else:
+            where = f"{fmt_ratio(c.measured / roof)} the roof above it ({fmt_gflops(roof)} GFLOPS)"
+        out.append(f"- **{md_escape(r.stem)}**: step {step.number} is the point at {fmt_num(c.intensity)} FLOP per "
+                   f"byte of global-memory traffic, {side} ({fmt_num(ridge)} FLOP per byte, where the copy bandwidth "
+                   f"meets the FMA peak), {under}; its {fmt_gflops(c.measured)} GFLOPS are {where}.")
+        out.append(f"\n  \\image html roofline_{r.stem}_{step.page}.svg \"The roofline of {md_escape(r.stem)}, "
+                   f"step {step.number} highlighted\"\n")
+    if not out:
+        return "No recorded run of this step has its device's measured peaks to draw a roofline from.\n"
+    return ("Each point is a step at its arithmetic intensity (FLOP per byte the sgemm kernel requests from global "
+            "memory, from its tiles as in the arithmetic above; caches not counted) and its measured GFLOPS; the "
+            "roof is the lower of the copy bandwidth times the intensity and the measured FMA peak; the "
+            "horizontal lines are the peers on the same device.\n\n" + "\n".join(out) + "\n")
+
+
+def render(ctx):
+    for s in ctx.steps:
+        write(os.path.join(ctx.out, f"{s.page}_ceiling.md"), ceiling_snippet(ctx.steps, s, ctx.results, ctx.ptxas))
+        write(os.path.join(ctx.out, f"{s.page}_roofline.md"), roofline_snippet(s, ctx.results, ctx.ptxas))

@@ -1,0 +1,146 @@
+"""Checks of the built site (render.py --check-html DIR, run by the `docs` target after Doxygen), for
+the defects Doxygen does not warn about:
+  - a generated SVG that no page shows (Doxygen copies an image only when a page it rendered shows
+    it, and drops some content silently, e.g. a section command inside an \\includedoc'd file);
+  - a lost `%`: Doxygen drops a `%` that precedes a word (`wm%WIDTH` becomes wmWIDTH); every `a%b`
+    and every percentage written in the pages and snippets must appear in the site's text;
+  - a table wider than the page: its narrowest layout (each column as wide as its longest word)
+    must fit the text column of a 1280-pixel-wide window beside the navigation tree;
+  - two sentences joined without a space ("holds.This kernel"), as \\includedoc does with the
+    paragraphs of a snippet: within one paragraph, list item or table cell of the text.
+Each defect is one line on stderr, naming the page; exit 1 if there is any.
+"""
+import glob
+import html
+import html.parser
+import os
+import re
+import sys
+
+# The text column of a page in a 1280-pixel window: the window less the navigation tree (250) and
+# the margins; a character of the tables' 14-pixel sans-serif font, and a cell's padding and border
+WINDOW_TEXT_PX, CHAR_PX, CELL_PX = 1000, 8.2, 16
+
+BLOCKS = {"p", "li", "td", "th", "div", "dd", "dt", "h1", "h2", "h3", "h4", "table", "tr", "ul", "ol", "pre", "br",
+          "summary", "details", "dl", "caption"}
+SKIP = {"code", "pre", "script", "style", "tt"}
+JOINED = re.compile(r"(?<![A-Z.])(?<!\be)(?<!\bi)([a-z\)\]0-9%][.:;?!])([A-Z][a-z]{2,})")
+
+
+class PageText(html.parser.HTMLParser):
+    """The text of a page by block (paragraph, item, cell), code left out, and its tables as rows
+    of cells."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.blocks, self.current, self.skip = [], [], 0
+        self.tables, self.cell = [], None
+        self.all_text = []
+        self.in_fragment = 0
+
+    def flush(self):
+        text = "".join(self.current).strip()
+        if text:
+            self.blocks.append(re.sub(r"\s+", " ", text))
+        self.current = []
+
+    def handle_starttag(self, tag, attrs):
+        cls = dict(attrs).get("class") or ""
+        if tag == "div" and ("fragment" in cls or "line" == cls):
+            self.in_fragment += 1
+        if tag in SKIP:
+            self.skip += 1
+        if tag in BLOCKS:
+            self.flush()
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th") and self.tables and self.tables[-1]:
+            self.cell = []
+
+    def handle_endtag(self, tag):
+        if tag in SKIP and self.skip:
+            self.skip -= 1
+        if tag in ("td", "th") and self.cell is not None and self.tables and self.tables[-1]:
+            self.tables[-1][-1].append("".join(self.cell))
+            self.cell = None
+        if tag in BLOCKS:
+            self.flush()
+
+    def handle_data(self, data):
+        self.all_text.append(data)
+        if self.cell is not None:
+            self.cell.append(data)
+        if not self.skip and not self.in_fragment:
+            self.current.append(data)
+
+
+def read_page(path):
+    p = PageText()
+    with open(path, encoding="utf-8", errors="replace") as f:
+        p.feed(f.read())
+    p.flush()
+    return p
+
+
+def table_min_width(rows):
+    """The narrowest a browser can lay out a table: each column as wide as its longest word (a
+    browser also breaks a line after a hyphen)."""
+    widths = {}
+    for row in rows:
+        for i, cell in enumerate(row):
+            longest = max((len(w) for w in re.split(r"\s+|(?<=-)", cell)), default=0)
+            widths[i] = max(widths.get(i, 0), longest)
+    return sum(w * CHAR_PX + CELL_PX for w in widths.values())
+
+
+def percent_tokens(text):
+    """What the sources mean to show with a `%`: `a%b` (written a%b or a%%b in code) and `12.5\\%`."""
+    out = set()
+    for m in re.finditer(r"([A-Za-z_0-9\)\]]+)%%?([A-Za-z_(][A-Za-z_0-9]*)", text):
+        out.add(f"{m.group(1)}%{m.group(2)}")
+    for m in re.finditer(r"(\d+(?:\.\d+)?)\\%", text):
+        out.add(f"{m.group(1)}%")
+    return out
+
+
+def check_site(sources, html_dir):
+    """The defects of the site in html_dir whose pages were made from the Markdown files `sources`."""
+    problems = []
+    pages = {os.path.basename(p): read_page(p) for p in sorted(glob.glob(os.path.join(html_dir, "*.html")))}
+    site_text = html.unescape(" ".join("".join(p.all_text) for p in pages.values()))
+    site_text = re.sub(r"\s+", " ", site_text)
+    for src in sources:
+        with open(src, encoding="utf-8") as f:
+            text = f.read()
+        # what is inside \htmlonly or a fenced code block is not Doxygen's text
+        text = re.sub(r"```.*?```", "", text, flags=re.S)
+        for token in sorted(percent_tokens(text)):
+            if token not in site_text:
+                problems.append(f"{os.path.basename(src)}: '{token}' is not in the built site (a lost %?)")
+    for name, page in pages.items():
+        if not name.startswith(("md_", "index")):
+            continue
+        for rows in page.tables:
+            width = table_min_width(rows)
+            if width > WINDOW_TEXT_PX:
+                head = " | ".join(c.strip() for c in rows[0][:3]) if rows else ""
+                problems.append(f"{name}: a table at least {width:.0f} px wide (the text column is about "
+                                f"{WINDOW_TEXT_PX}): {head} ...")
+        for block in page.blocks:
+            for m in JOINED.finditer(block):
+                problems.append(f"{name}: two sentences joined: '...{block[max(0, m.start() - 30):m.end() + 10]}...'")
+    return problems
+
+
+def check_html(gen_dir, html_dir, docs_dir):
+    """Every check; returns the exit status."""
+    problems = [f"plot generated but shown on no page: {os.path.basename(p)}"
+                for p in sorted(glob.glob(os.path.join(gen_dir, "*.svg")))
+                if not os.path.isfile(os.path.join(html_dir, os.path.basename(p)))]
+    sources = sorted(glob.glob(os.path.join(docs_dir, "*.md")) + glob.glob(os.path.join(gen_dir, "*.md")))
+    problems += check_site(sources, html_dir)
+    for p in problems:
+        print(f"render.py: error: {p}", file=sys.stderr)
+    return 1 if problems else 0

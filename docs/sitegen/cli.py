@@ -1,0 +1,61 @@
+"""The command line of the site generator (docs/render.py): loads the inputs once, then lets every
+output module write its files."""
+import argparse
+import os
+import sys
+
+from . import __doc__ as DESCRIPTION
+from . import arithmetic, ceilings, diagrams, diffs, figures, params, plots, tables, tuning_tables
+from .checks import check_html
+from .common import InputError, ToolError
+from .records import load_ptxas, load_tuning
+from .results import load_results
+from .sources import discover_steps
+
+class Context:
+    """What every output module's render(ctx) reads: the inputs, loaded once, and where to write."""
+
+    def __init__(self, args):
+        self.source = args.source
+        self.out = args.out
+        self.gnuplot = args.gnuplot
+        self.docs_dir = os.path.join(args.source, "docs")
+        self.steps = discover_steps(args.source)
+        self.results = load_results(args.results)
+        self.tuning_dir = args.tuning if args.tuning is not None else os.path.join(args.source, "bench", "tuning")
+        self.tuning = load_tuning(self.tuning_dir)
+        self.ptxas = load_ptxas(self.tuning_dir, self.results)
+        self.defaults = params.read_defaults(args.source)
+
+
+# The modules that write the site's generated files, each with a render(ctx). A new kind of table
+# or picture goes into one of them (or a new module listed here).
+OUTPUTS = (diffs, params, diagrams, tables, arithmetic, ceilings, figures, tuning_tables, plots)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--source", required=True, help="the repository root")
+    ap.add_argument("--results", required=True, help="directory of results CSV files")
+    ap.add_argument("--out", required=True, help="output directory (created)")
+    ap.add_argument("--tuning", help="directory of tuning records and compiler reports "
+                                     "(default: SOURCE/bench/tuning)")
+    ap.add_argument("--gnuplot", default="gnuplot", help="the gnuplot program")
+    ap.add_argument("--check-html", metavar="DIR",
+                    help="instead: check Doxygen's output DIR (every plot generated in --out shown, no % lost, "
+                         "no table wider than the page, no two sentences joined: sitegen/checks.py)")
+    args = ap.parse_args()
+    if args.check_html:
+        return check_html(args.out, args.check_html, os.path.join(args.source, "docs"))
+    try:
+        os.makedirs(args.out, exist_ok=True)
+        ctx = Context(args)
+        for module in OUTPUTS:
+            module.render(ctx)
+    except InputError as e:
+        sys.stderr.write(f"render.py: error: {e}\n")
+        return 2
+    except (ToolError, OSError) as e:
+        sys.stderr.write(f"render.py: error: {e}\n")
+        return 3
+    return 0

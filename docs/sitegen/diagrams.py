@@ -1,0 +1,421 @@
+"""A diagram of every step, drawn by matplotlib from the step's geometry (stepdefs.Geometry, which
+docs/tests/test_geometry.py checks against the step's plan() and kernel), for one work-group:
+  - left: A, B and C of an example problem, the grid of work-groups over C, the block of C one
+    work-group computes, the band of A and B it reads and the k-slice (tile) it holds now; step 6's
+    zero-padding and step 1's idle work-items hatched;
+  - middle: the tiles in local memory as the kernel declares them (step 4's k-major A tile, step
+    7's two buffers), with the k-slice the work-items read at one k and what three of them read;
+  - right: the block of C, and which elements three neighbouring work-items own (their vectors,
+    their register blocks and how the blocks interleave).
+Files: diagram_stepNN_CLASS.svg for each parameter set a recorded device ran with (named by its
+device class in common/src/gemm_params.c), shown by stepNN_diagram.md; and every
+diagram_stepNN_set_NAMEVALUE_..[_size_MxNxK].svg that a page of docs/ names (an exercise's -D
+values), with the `gpu` defaults for the parameters the name leaves out.
+"""
+import glob
+import os
+import re
+import textwrap
+
+from . import stepdefs
+from .common import InputError, md_escape, parse_params, write
+from .params import device_class
+
+# One colour per highlighted work-item: (0, 0), its neighbour along dimension 0, along dimension 1
+ITEMS = [((0, 0), "#1f5fa8", "work-item (0, 0)"), ((1, 0), "#e07b1a", "work-item (1, 0), next along dimension 0"),
+         ((0, 1), "#2e9a4a", "work-item (0, 1), next along dimension 1")]
+GROUP_FILL, BAND_FILL, TILE_FILL, SLICE_FILL, PAD_FILL = "#fde6c8", "#e8eef8", "#b9cbe8", "#e7dcf5", "#eeeeee"
+HATCH_EDGE, GRID = "#9a9a9a", "#c9ced6"
+REQUEST = re.compile(r"diagram_step(\d\d)_set_((?:[A-Z][A-Z_]*\d+_?)+?)(?:_size_(\d+)x(\d+)x(\d+))?\.svg")
+
+
+def example_size(d, P):
+    """The problem a diagram shows: three work-groups each way and four k-slices at tile multiples;
+    for the steps that take any size, an awkward one, so that the zero-padding (or the idle
+    work-items) show."""
+    rows, cols = d.block(P)
+    depth = d.k_tile(P) or rows
+    awkward = (2 * rows + rows * 3 // 4 + 1, 2 * cols + cols * 2 // 3 + 1, 3 * depth + depth // 2 + 1)
+    return awkward if d.refusal(P, awkward) is None else (3 * rows, 3 * cols, 4 * depth)
+
+
+def _matplotlib():
+    import matplotlib
+    matplotlib.use("svg")
+    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "sgemm-tutorial", "font.size": 9,
+                                "font.family": "DejaVu Sans", "hatch.linewidth": 0.6})
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import LineCollection
+    from matplotlib.patches import Patch, Rectangle
+    return plt, LineCollection, Rectangle, Patch
+
+
+class Canvas:
+    """One panel: rectangles and lines in float units, y downwards."""
+
+    def __init__(self, ax, mpl):
+        self.ax = ax
+        _, self.LineCollection, self.Rectangle, _ = mpl
+
+    def rect(self, x, y, w, h, fill="none", edge="#333333", lw=0.8, hatch=None, z=1, alpha=1.0):
+        self.ax.add_patch(self.Rectangle((x, y), w, h, facecolor=fill, edgecolor=edge, linewidth=lw, hatch=hatch,
+                                         zorder=z, alpha=alpha))
+
+    def grid(self, x, y, rows, cols, row_step, col_step, color=GRID, lw=0.4, z=2):
+        """Lines every row_step rows and col_step columns inside the rectangle, thinned so that no
+        two are closer than about 1 % of the panel."""
+        span = max(rows, cols)
+        while row_step and rows / row_step > 64 and span / row_step > 100:
+            row_step *= 2
+        while col_step and cols / col_step > 64 and span / col_step > 100:
+            col_step *= 2
+        segs = []
+        if row_step:
+            segs += [[(x, y + r), (x + cols, y + r)] for r in range(row_step, rows, row_step)]
+        if col_step:
+            segs += [[(x + c, y), (x + c, y + rows)] for c in range(col_step, cols, col_step)]
+        if segs:
+            self.ax.add_collection(self.LineCollection(segs, colors=color, linewidths=lw, zorder=z))
+
+    def cells(self, x, y, cells, fill, z=4, edge="none", hatch=None):
+        """Filled (row, column) cells, merged into runs along the rows."""
+        by_row = {}
+        for r, c in cells:
+            by_row.setdefault(r, []).append(c)
+        runs = {}
+        for r, cs in by_row.items():
+            cs.sort()
+            start = prev = cs[0]
+            for c in cs[1:] + [None]:
+                if c is None or c != prev + 1:
+                    runs.setdefault((start, prev), []).append(r)
+                    if c is not None:
+                        start = c
+                if c is not None:
+                    prev = c
+        for (c0, c1), rs in runs.items():
+            rs.sort()
+            r0 = prev = rs[0]
+            for r in rs[1:] + [None]:
+                if r is None or r != prev + 1:
+                    self.rect(x + c0, y + r0, c1 - c0 + 1, prev - r0 + 1, fill=fill, edge=HATCH_EDGE if hatch else edge,
+                              lw=0.3, z=z, hatch=hatch)
+                    if r is not None:
+                        r0 = r
+                if r is not None:
+                    prev = r
+
+    def text(self, x, y, s, size=8.5, ha="center", va="center", color="#222222", rotation=0, weight="normal"):
+        self.ax.text(x, y, s, fontsize=size, ha=ha, va=va, color=color, rotation=rotation, weight=weight, zorder=10)
+
+    def finish(self, x0, y0, x1, y1, title):
+        self.ax.set_xlim(x0, x1)
+        self.ax.set_ylim(y1, y0)
+        self.ax.set_aspect("equal", anchor="N")
+        self.ax.axis("off")
+        box = self.ax.get_position()
+        self.ax.figure.text(box.x0, 0.865, title, fontsize=10, weight="bold", va="bottom")
+
+
+def hatch_outside(cv, x, y, rows, cols, real_rows, real_cols):
+    """Hatches the part of a rows x cols rectangle outside its top-left real_rows x real_cols."""
+    real_rows, real_cols = max(0, min(rows, real_rows)), max(0, min(cols, real_cols))
+    if real_cols < cols:
+        cv.rect(x + real_cols, y, cols - real_cols, rows, fill=PAD_FILL, edge=HATCH_EDGE, lw=0.3, hatch="////", z=6)
+    if real_rows < rows and real_cols:
+        cv.rect(x, y + real_rows, real_cols, rows - real_rows, fill=PAD_FILL, edge=HATCH_EDGE, lw=0.3, hatch="////",
+                z=6)
+
+
+def names(d, P):
+    """The parameter names of the block's rows and columns and of the k-slice (TS or TSM, ...)."""
+    (pm, _), (pn, _), (pk, _) = d.tile_sizes(P)
+    return pm, pn, pk
+
+
+class View:
+    """What one diagram shows: the problem, the sizes the sgemm kernel runs on, the work-group
+    (the last one where it holds padding or idle work-items, else one inside), the tile t it holds
+    and the step k within it."""
+
+    def __init__(self, d, g, size):
+        self.d, self.g, self.size = d, g, tuple(size)
+        self.padded = g.kernel_size != self.size           # step 6: zero-padded matrices
+        self.idle = not self.padded and g.grid != self.size[:2]  # step 1: a launch rounded up
+        last = self.padded or self.idle
+        self.group = (g.groups[0] - 1, g.groups[1] - 1) if last else (min(1, g.groups[0] - 1), min(1, g.groups[1] - 1))
+        depth = g.k_tile or 1
+        tiles_k = g.kernel_size[2] // depth
+        self.t = tiles_k - 1 if last else min(1, tiles_k - 1)
+        if any(tile.buffers > 1 for tile in g.tiles):  # a tile computed while the next one is loaded
+            self.t = max(0, tiles_k - 2) if last else min(1, max(0, tiles_k - 2))
+        self.kk = min(1, depth - 1)
+        self.why = "zero-padding" if self.padded else "work-items that return at once"
+
+    def real_in_block(self):
+        """(rows, columns) of the group's block that hold elements of the real C."""
+        (gx, gy), (rows, cols) = self.group, self.g.block
+        return self.size[0] - gy * rows, self.size[1] - gx * cols
+
+
+def panel_problem(cv, v):
+    g, d = v.g, v.d
+    m, n, k = v.size
+    mp, np_, kp = g.kernel_size
+    rows, cols = g.block
+    grid_rows, grid_cols = g.grid
+    depth = g.k_tile or 0
+    gap = max(grid_rows, grid_cols, kp) * 0.06
+    pm, pn, pk = names(d, g.params)
+    gx, gy = v.group
+    # A (left), B (above), C, with what the padding or the rounded launch adds
+    ax0, by0 = -kp - gap, -kp - gap
+    for x, y, r, c in ((ax0, 0, m, k), (0, by0, k, n), (0, 0, m, n)):
+        cv.rect(x, y, c, r, fill="#f6f7f9", edge="#333333", lw=1.0, z=1)
+    hatch_outside(cv, 0, 0, grid_rows, grid_cols, m, n)
+    if v.padded:
+        hatch_outside(cv, ax0, 0, mp, kp, m, k)
+        hatch_outside(cv, 0, by0, kp, np_, k, n)
+    if v.padded or v.idle:
+        cv.text(grid_cols, grid_rows + gap * 0.1, v.why, size=7.5, ha="right", va="top", color="#555555")
+    cv.grid(0, 0, grid_rows, grid_cols, rows, cols, color="#8f98a8", lw=0.5, z=7)
+    # the work-group's band of A and B (inside the matrices the kernel reads), the tile it holds,
+    # and its block of C
+    ty, tx = gy * rows, gx * cols
+    a_rows = min(rows, mp - ty)
+    b_cols = min(cols, np_ - tx)
+    cv.rect(ax0, ty, kp, a_rows, fill=BAND_FILL, edge="#5b7bb0", lw=0.6, z=2)
+    cv.rect(tx, by0, b_cols, kp, fill=BAND_FILL, edge="#5b7bb0", lw=0.6, z=2)
+    if depth:
+        cv.rect(ax0 + v.t * depth, ty, depth, a_rows, fill=TILE_FILL, edge="#1f3f7a", lw=1.0, z=4)
+        cv.rect(tx, by0 + v.t * depth, b_cols, depth, fill=TILE_FILL, edge="#1f3f7a", lw=1.0, z=4)
+        cv.text(ax0 + (v.t + 0.5) * depth, ty - gap * 0.15, f"tile {v.t}: {pk} = {depth}", va="bottom", size=7.5)
+        cv.text(tx - gap * 0.15, by0 + (v.t + 0.5) * depth, f"tile {v.t}\n{pk} = {depth}", ha="right", size=7.5)
+    else:  # step 1: work-item (0, 0)'s row of A and column of B
+        cv.rect(ax0, ty, k, 1, fill=ITEMS[0][1], edge="none", z=4)
+        cv.rect(tx, by0, 1, k, fill=ITEMS[0][1], edge="none", z=4)
+    cv.rect(tx, ty, cols, rows, fill=GROUP_FILL, edge="#b05a00", lw=1.3, z=5)
+    real_rows, real_cols = v.real_in_block()
+    hatch_outside(cv, tx, ty, rows, cols, real_rows, real_cols)
+    cv.text(tx + cols / 2, ty + rows / 2, f"work-group\n({gx}, {gy})", size=7.5, color="#7a3d00")
+    # labels: sizes and the block's parameters
+    dims = lambda real, pad: f"{real}" if real == pad else f"{real} (padded {pad})"  # noqa: E731
+    cv.text(ax0, -gap * 0.35, f"A: M x K = {dims(m, mp)} x {dims(k, kp)}", ha="left", va="bottom", size=8)
+    cv.text(0, by0 - gap * 0.3, f"B: K x N = {dims(k, kp)} x {dims(n, np_)}", ha="left", va="bottom", size=8)
+    cv.text(ax0, grid_rows + gap * 0.9, f"C: M x N = {dims(m, mp)} x {dims(n, np_)}; {g.groups[0]} x {g.groups[1]} "
+            f"work-groups of {pm} x {pn} = {rows} x {cols}", ha="left", va="top", size=8)
+    cv.finish(ax0 - gap * 0.2, by0 - gap * 1.1, grid_cols + gap * 0.2, grid_rows + gap * 1.6,
+              "Where the work-group's block sits")
+
+
+def panel_tiles(cv, v):
+    g, d = v.g, v.d
+    if not g.tiles:
+        cv.text(0.5, 0.45, "No local memory:\neach work-item reads its row of A\nand its column of B\n"
+                "from global memory, K times", size=9)
+        cv.finish(0, 0, 1, 1, "Local memory")
+        return
+    pm, pn, pk = names(d, g.params)
+    w, kk, t = g.width, v.kk, v.t
+    (rows_blk, cols_blk), depth = g.block, g.k_tile
+    widest = max(tile.float_shape[1] for tile in g.tiles)
+    unit = max(widest, sum(t.float_shape[0] * t.buffers for t in g.tiles)) / 40.0  # about a line of text
+    y = 0.0
+    for tile in g.tiles:
+        rows, cols = tile.float_shape
+        k_major = tile.axes[0] == "k"
+        decl = "[" + "][".join(str(x) for x in tile.dims) + "]"
+        vec = f" float{w}" if w > 1 else " float"
+        if tile.operand == "A":
+            what = (f"k-major, row k: {pm} = {rows_blk} rows" if k_major else f"row m: {pk} = {depth} values of k")
+        else:
+            what = f"row k: {pn} = {cols_blk} columns"
+        y += 2.2 * unit
+        cv.text(0, y - 0.4 * unit, f"{tile.name}{decl}{vec}: {what}", ha="left", va="bottom", size=8)
+        for b in range(tile.buffers):  # step 7: the buffers one under the other
+            current = tile.buffers == 1 or b == t % tile.buffers
+            if tile.buffers > 1:
+                y += 1.6 * unit
+                cv.text(0, y - 0.3 * unit, f"buffer {b}: " + (f"tile {t}, read now" if current else
+                        f"tile {t + 1}, being stored (from registers)"), ha="left", va="bottom", size=7.5,
+                        color="#333333" if current else "#777777")
+            cv.rect(0, y, cols, rows, fill="#fafbfc" if current else "#eeeeee", edge="#333333", lw=0.9, z=1)
+            cv.grid(0, y, rows, cols, 1, 1, lw=0.25)
+            if w > 1:
+                cv.grid(0, y, rows, cols, 0, w, color="#8f98a8", lw=0.5)
+            if current:
+                tile_view(cv, v, tile, 0, y)
+            y += rows + (1.6 * unit if not k_major else 0.4 * unit)
+    note = (f"k = {kk}: the k-slice read now ({'a row' if g.tiles[0].axes[0] == 'k' else 'a column'} of Asub, "
+            "a row of Bsub)" + ("; hatched: zeros of the padding" if v.padded else ""))
+    cv.text(0, y + 0.6 * unit, note, ha="left", va="top", size=8, color="#5a3d8a")
+    cv.finish(-0.5, -0.5 * unit, widest + 3 * unit, y + 2.5 * unit, "The tiles in local memory")
+
+
+def tile_view(cv, v, tile, x, y):
+    """In the buffer being read: the zeros this work-group's tile holds (step 6 on), the k-slice at
+    kk, and what the highlighted work-items read there."""
+    g = v.g
+    kk, t = v.kk, v.t
+    (gx, gy), (rows_blk, cols_blk), depth = v.group, g.block, g.k_tile
+    m, n, k = v.size
+    rows, cols = tile.float_shape
+    real_i = (m - gy * rows_blk) if tile.operand == "A" else (n - gx * cols_blk)
+    real_k = k - t * depth
+    zeros = {tile.cell(i, kx, t)[-2:] for i in range(rows_blk if tile.operand == "A" else cols_blk)
+             for kx in range(depth) if i >= real_i or kx >= real_k} if v.padded else set()
+    cv.cells(x, y, zeros, PAD_FILL, z=3, hatch="////")
+    if tile.axes[0] == "k":
+        cv.rect(x, y + kk, cols, 1, fill=SLICE_FILL, edge="#7a55b0", lw=0.6, z=3)
+        cv.text(x + cols + 0.5, y + kk + 0.5, f"\u2190 k = {kk}", ha="left", size=7.5, color="#5a3d8a")
+    else:
+        cv.rect(x + kk, y, 1, rows, fill=SLICE_FILL, edge="#7a55b0", lw=0.6, z=3)
+        cv.text(x + kk + 0.5, y + rows + 0.3, f"\u2191 k = {kk}", va="top", size=7.5, color="#5a3d8a")
+    for (lx, ly), color, _ in ITEMS:
+        if lx < g.local_size[0] and ly < g.local_size[1]:
+            cv.cells(x, y, {p[-2:] for p in g.reads(lx, ly, kk, t)[tile.name]}, color, z=5)
+
+
+def panel_block(cv, v):
+    g, d = v.g, v.d
+    rows, cols = g.block
+    w = g.width
+    pm, pn, _ = names(d, g.params)
+    cv.rect(0, 0, cols, rows, fill=GROUP_FILL, edge="#b05a00", lw=1.2, z=1)
+    cv.grid(0, 0, rows, cols, 1, 1, lw=0.25)
+    if w > 1:
+        cv.grid(0, 0, rows, cols, 0, w, color="#8f98a8", lw=0.5)
+    for (lx, ly), color, _ in ITEMS:
+        if lx < g.local_size[0] and ly < g.local_size[1]:
+            cv.cells(0, 0, g.owned(lx, ly), color, z=5, edge="white")
+    real_rows, real_cols = v.real_in_block()
+    hatch_outside(cv, 0, 0, rows, cols, real_rows, real_cols)
+    for i, (r0, c0, wr, wc) in enumerate(g.sub_tiles):  # step 8: the warp tiles, warp 0's shaded
+        cv.rect(c0, r0, wc, wr, fill="#d9e6f5" if i == 0 else "none", edge="#1f3f7a", lw=1.4, z=2 if i == 0 else 6)
+        cv.text(c0 + wc / 2, r0 + wr / 2, f"warp {i}", size=7.5, color="#1f3f7a")
+    pad = max(rows, cols) * 0.05
+    cv.text(cols / 2, -pad, f"{pn} = {cols}" + (f" (vectors of WIDTH = {w})" if w > 1 else ""), va="bottom")
+    cv.text(-pad * 1.6, rows / 2, f"{pm} = {rows}", rotation=90)
+    gx, gy = v.group
+    below = f"work-group ({gx}, {gy})" + (f";\nhatched: {v.why}" if real_rows < rows or real_cols < cols else "")
+    if g.sub_tiles:
+        below += (f"\nwarp tiles WTM x WTN = {g.sub_tiles[0][2]} x {g.sub_tiles[0][3]},\n"
+                  f"{g.warp_items} work-items each")
+    cv.text(0, rows + pad, below, ha="left", va="top", size=8)
+    cv.finish(-pad * 3.5, -pad * 3, cols + pad, rows + pad * 3, "Who computes what")
+
+
+def summary_lines(g, d):
+    """The numbers under the picture, from the geometry."""
+    P = g.params
+    (g0, g1), (l0, l1) = g.global_size, g.local_size
+    pr, pc = g.per_item
+    lines = [f"NDRange {g0} x {g1} work-items in work-groups of {l0} x {l1} = {g.items} "
+             f"(dimension 0 along the columns of C); {g.groups[0]} x {g.groups[1]} work-groups."]
+    own = f"Each work-item stores {pr} x {pc} = {pr * pc} element{'s' if pr * pc > 1 else ''} of C"
+    lines.append(own + (": " + d.ownership_text(P) if d.ownership_text(P) else "") + ".")
+    if g.tiles and g.tiles[0].buffers > 1:
+        lines.append(f"{g.tiles[0].buffers} buffers of each tile: tile t is computed from buffer t%2 while tile t+1 "
+                     "travels from global memory through registers into the other.")
+    if g.tiles:
+        lines.append(f"Local memory: {g.local_bytes} bytes per work-group"
+                     + (f"; the sgemm kernel runs on the zero-padded {g.kernel_size[0]} x {g.kernel_size[1]} x "
+                        f"{g.kernel_size[2]}" if g.kernel_size != g.size else "") + ".")
+    return lines
+
+
+def draw(d, P, size, path, title):
+    """One diagram of step descriptor d with parameters P on the problem `size`, as SVG."""
+    mpl = _matplotlib()
+    plt = mpl[0]
+    g = d.geometry(P, size)
+    v = View(d, g, size)
+    fig = plt.figure(figsize=(10.0, 6.2))
+    heading, _, detail = title.partition(": ")
+    fig.text(0.01, 0.985, heading, fontsize=11.5, weight="bold", va="top")
+    fig.text(0.01, 0.948, textwrap.fill(detail, 120), fontsize=9, va="top", color="#333333")
+    axes = [fig.add_axes(r) for r in ([0.02, 0.2, 0.33, 0.65], [0.37, 0.2, 0.35, 0.65], [0.74, 0.2, 0.25, 0.65])]
+    panel_problem(Canvas(axes[0], mpl), v)
+    panel_tiles(Canvas(axes[1], mpl), v)
+    panel_block(Canvas(axes[2], mpl), v)
+    fig.legend(handles=[mpl[3](facecolor=color, edgecolor="none", label=label) for _, color, label in ITEMS],
+               loc="upper left", bbox_to_anchor=(0.005, 0.195), ncol=3, fontsize=8.5, frameon=False,
+               handlelength=1.0, columnspacing=1.5)
+    fig.text(0.01, 0.15, "\n".join(textwrap.fill(line, 140) for line in summary_lines(g, d)), fontsize=8.5,
+             va="top", linespacing=1.4)
+    fig.savefig(path, format="svg", metadata={"Date": None})
+    plt.close(fig)
+    return g
+
+
+def class_sets(step, defaults, results):
+    """The parameter sets to draw for a step: the ones each recorded device ran it with, or, where a
+    device did not run it, its class's defaults; named by the device classes whose defaults they
+    are. The `gpu` defaults when no device is recorded."""
+    sets = []
+    table = defaults.get(step.name, {})
+    for r in results:
+        row = r.row(step.name)
+        cls = device_class(r, defaults)
+        if row is not None:
+            P = parse_params(row["params"])
+        elif cls and cls in table:
+            P = table[cls]
+        else:
+            continue
+        label = "_".join(c for c, values in table.items() if values == P) or f"as-{r.stem}"
+        entry = next((x for x in sets if x[0] == label), None)
+        if entry is None:
+            entry = (label, P, [])
+            sets.append(entry)
+        if row is not None:
+            entry[2].append(r.stem)
+    if not sets and "gpu" in table:
+        sets.append(("gpu", table["gpu"], []))
+    return sets
+
+
+def requested(docs_dir):
+    """The diagrams the pages of docs/ name: (file name, step number, {parameter: value}, size or None)."""
+    out = {}
+    for page in sorted(glob.glob(os.path.join(docs_dir, "*.md"))):
+        with open(page, encoding="utf-8") as f:
+            for m in REQUEST.finditer(f.read()):
+                P = {k: int(v) for k, v in re.findall(r"([A-Z][A-Z_]*?)(\d+)", m.group(2))}
+                size = tuple(int(x) for x in m.group(3, 4, 5)) if m.group(3) else None
+                out[m.group(0)] = (int(m.group(1)), P, size)
+    return out
+
+
+def set_text(P):
+    return " ".join(f"{k}={v}" for k, v in P.items())
+
+
+def render(ctx):
+    for s in ctx.steps:
+        d = stepdefs.get(s.name)
+        if d is None:
+            raise InputError(f"docs/sitegen/stepdefs.py has no descriptor for {s.name}: add one to draw its diagram")
+        out = []
+        for label, P, stems in class_sets(s, ctx.defaults, ctx.results):
+            size = example_size(d, P)
+            name = f"diagram_{s.page}_{label}.svg"
+            who = (f"the {' and '.join(label.split('_'))} defaults" if not label.startswith("as-")
+                   else f"the parameters of {label[3:]}")
+            draw(d, P, size, os.path.join(ctx.out, name),
+                 f"Step {s.number} with {who}: {set_text(P)}; an example problem M={size[0]} N={size[1]} K={size[2]}")
+            ran = f" (the run{'s' if len(stems) > 1 else ''} of {', '.join(stems)})" if stems else ""
+            out.append(f"\\image html {name} \"Step {s.number}, {md_escape(who)}{ran}\"\n")
+        write(os.path.join(ctx.out, f"{s.page}_diagram.md"), "\n".join(out))
+    by_number = {s.number: s for s in ctx.steps}
+    for name, (number, values, size) in requested(ctx.docs_dir).items():
+        s = by_number.get(number)
+        if s is None:
+            raise InputError(f"a page names {name}, but there is no step {number}")
+        d = stepdefs.get(s.name)
+        P = dict(ctx.defaults.get(s.name, {}).get("gpu", {}), **values)
+        size = size or example_size(d, P)
+        if d.refusal(P, size):
+            raise InputError(f"a page names {name}, which step {number} refuses: {d.refusal(P, size)}")
+        draw(d, P, size, os.path.join(ctx.out, name),
+             f"Step {s.number} with {set_text(values)}: {set_text(P)}; the problem M={size[0]} N={size[1]} K={size[2]}")

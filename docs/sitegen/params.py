@@ -1,0 +1,75 @@
+"""The default parameters of every step per class of device, read from the table the harness
+uses, common/src/gemm_params.c, with its rule (the row for all devices, then the class's own row;
+the class `other` takes the CPU's), and the table of them for each step's page:
+stepNN_defaults.md. docs/tests/test_geometry.py checks this reading against gemm_params_defaults()
+itself."""
+import os
+import re
+
+from .common import InputError, md_escape, parse_params, write
+
+PARAMS_C = os.path.join("common", "src", "gemm_params.c")
+
+# The classes of gemm_cl.h that get parameters, in the order of the step's --help, with what they
+# cover and the C name of their rows
+CLASSES = [("cpu", "GEMM_DEVICE_CPU", "CPUs (PoCL), and class `other`"),
+           ("nvidia-gpu", "GEMM_DEVICE_NVIDIA_GPU", "NVIDIA GPUs"),
+           ("gpu", None, "other GPUs (AMD, Intel, ...)")]
+
+ROW = re.compile(r'\{\s*"(\w+)"\s*,\s*(ANY|GEMM_DEVICE_\w+)\s*,\s*"([^"]*)"\s*\}')
+
+
+def read_defaults(source):
+    """{step: {class: {parameter: value}}} from common/src/gemm_params.c."""
+    path = os.path.join(source, PARAMS_C)
+    with open(path, encoding="utf-8") as f:
+        rows = ROW.findall(f.read())
+    if not rows:
+        raise InputError(f"{path}: no rows of the defaults table found")
+    out = {}
+    for step in dict.fromkeys(r[0] for r in rows):
+        out[step] = {}
+        for cls, c_name, _ in CLASSES:
+            values = {}
+            for row_cls in ("ANY", c_name):
+                for s, c, defines in rows:
+                    if s == step and c == row_cls:
+                        for item in defines.split():
+                            name, _, value = item.partition("=")
+                            values[name] = int(value)
+            out[step][cls] = values
+    return out
+
+
+def device_class(r, defaults):
+    """The device class whose defaults results file r ran with: the class matching the most of its
+    steps' parameters, or None."""
+    score = {}
+    for step in r.steps:
+        row = r.row(step)
+        for cls, _, _ in CLASSES:
+            if row is not None and parse_params(row["params"]) == defaults.get(step, {}).get(cls):
+                score[cls] = score.get(cls, 0) + 1
+    return max(score, key=score.get) if score else None
+
+
+def defaults_snippet(step, defaults, results):
+    """The table of a step's defaults per device class, and which recorded device ran with which."""
+    table = defaults.get(step.name)
+    if not table:
+        return f"`{PARAMS_C}` has no defaults for this step.\n"
+    names = list(dict.fromkeys(n for cls, _, _ in CLASSES for n in table[cls]))
+    lines = ["| device class | " + " | ".join(names) + " | recorded runs with these values |",
+             "|---|" + "---:|" * len(names) + "---|"]
+    for cls, _, what in CLASSES:
+        ran = [f"`{md_escape(r.stem)}`" for r in results if r.row(step.name) is not None
+               and parse_params(r.row(step.name)["params"]) == table[cls]]
+        lines.append(f"| `{cls}`: {what} | " + " | ".join(str(table[cls].get(n, "-")) for n in names)
+                     + f" | {', '.join(ran) or '-'} |")
+    return (f"From `{PARAMS_C}`, the table the programs read (a step's `--help` prints the same); "
+            "`-D NAME=VALUE` overrides any of them:\n\n" + "\n".join(lines) + "\n")
+
+
+def render(ctx):
+    for s in ctx.steps:
+        write(os.path.join(ctx.out, f"{s.page}_defaults.md"), defaults_snippet(s, ctx.defaults, ctx.results))

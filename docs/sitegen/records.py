@@ -1,0 +1,134 @@
+"""The tuning records and compiler reports, from bench/tuning/: bench/tune.py CSVs, the
+`-cl-nv-verbose` build logs (NAME-ptxas.txt) and the device listings in the logs."""
+import glob
+import os
+import re
+
+from .common import NEEDED, InputError, parse_params, read_csv_rows, size_key
+
+class TuningFile:
+    """One bench/tune.py record: rows in the harness's columns, one per parameter combination
+    (UNVERIFIED: measured with --no-verify; "PASS (verified best)": the best one, re-run with
+    verification; REFUSED: the step refused the combination, numbers empty)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.name = os.path.basename(path)
+        self.rows = []
+        for r in read_csv_rows(path, NEEDED, "the harness's CSV format"):
+            if r["status"].startswith("PASS") or r["status"] == "UNVERIFIED":
+                try:
+                    r["_gflops"] = float(r["gflops"])
+                    r["_size"] = size_key(r)
+                    r["_params"] = parse_params(r["params"])
+                except ValueError:
+                    raise InputError(f"{path}: a measured row has a malformed number") from None
+                self.rows.append(r)
+        self.device = {(r["platform"], r["device"]) for r in self.rows}
+
+
+def load_tuning(directory):
+    if not directory or not os.path.isdir(directory):
+        return []
+    return [TuningFile(p) for p in sorted(glob.glob(os.path.join(directory, "*.csv")))]
+
+
+def tuning_for(tuning, r):
+    """The tuning files measured on the device of results file r."""
+    return [t for t in tuning if t.device == {(r.platform, r.device)}]
+
+
+def device_groups(results, tuning):
+    """(label, device, tuning files) for each results file, then for each device that only tuning
+    files were measured on (labelled by its name)."""
+    out = [(r.stem, r.device, tuning_for(tuning, r)) for r in results]
+    seen = {(r.platform, r.device) for r in results}
+    for t in tuning:
+        for key in sorted(t.device - seen):
+            seen.add(key)
+            out.append((key[1], key[1], [x for x in tuning if x.device == {key}]))
+    return out
+
+
+def read_ptxas(path):
+    """A compiler report (bench/tuning/*-ptxas.txt: each step's `-cl-nv-verbose` build log after a
+    line '== step') -> {step: {'params': text, 'kernels': [(kernel, registers, smem bytes,
+    spill stores, spill loads)]}}."""
+    out, step, kernel, spills = {}, None, None, (0, 0)
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"== (\S+)", line)
+            if m:
+                step = m.group(1)
+                out[step] = {"params": "", "kernels": [], "arch": ""}
+                continue
+            if step is None:
+                continue
+            m = re.search(r"Compiling entry function '(\w+)' for '(sm_\d+)", line)
+            if m:
+                kernel = m.group(1)
+                out[step]["arch"] = m.group(2)
+            m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
+            if m:
+                spills = (int(m.group(1)), int(m.group(2)))
+            m = re.search(r"Used (\d+) registers(?:, used \d+ barriers)?(?:, (\d+) bytes smem)?", line)
+            if m and kernel:
+                out[step]["kernels"].append((kernel, int(m.group(1)), int(m.group(2) or 0)) + spills)
+                kernel, spills = None, (0, 0)
+            m = re.match(r"parameters\s+(.*)", line)
+            if m:
+                out[step]["params"] = m.group(1).strip()
+    return out
+
+
+def load_ptxas(directory, results):
+    """{results stem: (report path, report)} for the results files whose device a report in
+    `directory` names in its file name (nvidia-h200-ptxas.txt goes with nvidia-h200.csv)."""
+    out = {}
+    for r in results:
+        path = os.path.join(directory or "", f"{r.stem}-ptxas.txt")
+        if directory and os.path.isfile(path):
+            out[r.stem] = (path, read_ptxas(path))
+    return out
+
+
+def compute_units(directory, r):
+    """The compute-unit count of r's device, from a committed `--list-devices` listing in
+    bench/tuning/*.log, else None."""
+    paths = sorted(glob.glob(os.path.join(directory or "", "*.log")),
+                   key=lambda p: (os.path.basename(p) != f"{r.stem}-bench.log", p))
+    for path in paths:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        m = re.search(r"device \d+: " + re.escape(r.device) + r" \[.*\]\n.*driver " + re.escape(r.driver)
+                      + r"; (\d+) compute units", text)
+        if m:
+            return int(m.group(1)), os.path.basename(path)
+    return None, None
+
+
+# What one multiprocessor of an NVIDIA GPU holds at once, by compute capability (the CUDA C++
+# Programming Guide's table of technical specifications): 32-bit registers, allocated to each warp
+# in units of `reg_unit`; resident warps and work-groups; shared (local) memory, of which
+# `smem_reserved` bytes go to the system for every resident work-group.
+SM_LIMITS = {"sm_90": {"registers": 65536, "reg_unit": 256, "warps": 64, "groups": 32,
+                       "smem": 228 * 1024, "smem_reserved": 1024}}
+
+
+def resident_groups(report, kernel, work_items):
+    """How many work-groups of `kernel`, `work_items` each, one NVIDIA multiprocessor holds at once,
+    from the compiler report of one step (read_ptxas) -> (groups, the resource that limits it,
+    registers, local memory bytes), or None where the report or the architecture's limits are
+    unknown."""
+    lim = SM_LIMITS.get(report.get("arch", ""))
+    k = next((k for k in report["kernels"] if k[0] == kernel), None)
+    if not lim or not k:
+        return None
+    regs, smem = k[1], k[2]
+    warps = -(-work_items // 32)
+    per_warp = -(-regs * 32 // lim["reg_unit"]) * lim["reg_unit"]
+    limits = {"register file": lim["registers"] // (per_warp * warps), "warp slots": lim["warps"] // warps,
+              "work-group slots": lim["groups"], "local memory": lim["smem"] // (smem + lim["smem_reserved"])}
+    name = min(limits, key=limits.get)
+    return limits[name], name, regs, smem
+

@@ -1,0 +1,342 @@
+"""The results tables and sentences (Markdown for \\includedoc), from docs/results/*.csv:
+  - path.md: the path from the first step to the last, with each device's GFLOPS and links to the
+    pages that exist;
+  - results_summary.md: the table of devices (device, driver, date, headline size and how it was
+    chosen, measured peaks);
+  - results_headline.md: per device, every program at the headline size: GFLOPS, gain over the
+    previous step and over step 1, % of the measured FMA peak (programs on the measured device;
+    never cpu_blas, which runs on the host CPU), ratios to cuBLAS and CLBlast;
+  - results_details.md: per device, every row at the headline size, and for a sweep the GFLOPS of
+    every program at every size (UNVERIFIED in italics, a status where there is no measurement);
+  - stepNN_gain.md: sentences for step NN's page: its GFLOPS and gains on each recorded device;
+  - odd_sizes.md: the rates one below and one above a square size.
+"""
+import html
+import os
+
+from .common import (NO_RESULTS, fmt_gflops, fmt_pct, fmt_ratio, is_step, md_escape, parse_parts, previous_step,
+                     short_name, size_short, size_text, write)
+from .results import NOT_RUN, RAN, REFERENCES
+
+# What the peers are, for the tables (a peer not listed here is shown by its name)
+PEER_SUMMARY = {
+    "cpu_blas": "the CPU BLAS's cblas_sgemm on the host CPU",
+    "clblast": "CLBlast's tuned OpenCL SGEMM on the same device",
+    "cublas": "NVIDIA's cuBLAS SGEMM through CUDA on the same GPU",
+}
+
+
+def status_cell(r, program, size=None):
+    """The GFLOPS of a verified run, else what happened: never a number that was not measured."""
+    g = r.gflops(program, size)
+    if g is not None:
+        return fmt_gflops(g)
+    row = r.row(program, size)
+    return row["status"] if row else "-"
+
+
+def path_snippet(steps, results, docs_dir):
+    lines = ["| step | the idea it adds | page |" + "".join(f" {r.stem}: GFLOPS | vs previous |" for r in results),
+             "|---|---|---|" + "---:|---:|" * len(results)]
+    for s in steps:
+        page = (f"\\ref {s.page} \"step {s.number}\"" if os.path.isfile(os.path.join(docs_dir, s.page + ".md"))
+                else "(to come)")
+        cells = [f"{s.number}: `{s.name}`", md_escape(s.summary) or "-", page]
+        prev = previous_step(steps, s)
+        for r in results:
+            g = r.gflops(s.name)
+            p = r.gflops(prev.name) if prev else None
+            cells += [status_cell(r, s.name), fmt_ratio(g / p) if g and p else "-"]
+        lines.append("| " + " | ".join(cells) + " |")
+    peers = []
+    for r in results:
+        for p in r.programs:
+            if not is_step(p) and p not in peers:
+                peers.append(p)
+    for p in peers:
+        cells = [f"peer: `{p}`", md_escape(PEER_SUMMARY.get(p, p)), "-"]
+        for r in results:
+            cells += [status_cell(r, p), "-"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def headline_snippet(results):
+    """Per device, every program at the headline size: GFLOPS, gains, % of the measured peak,
+    ratios to cuBLAS and CLBlast."""
+    if not results:
+        return NO_RESULTS
+    out = []
+    for r in results:
+        peak = (f"measured FMA peak {fmt_gflops(r.peak.fma)} GFLOPS (`bench/peak`, {md_escape(r.peak.vector)})"
+                + r.ceiling_text() if r.peak else "no measured peak in this file")
+        out.append(f"**{md_escape(r.stem)}**: {r.where()}; {size_text(r.headline)}; {peak}.\n")
+        refs = [(p, label) for p, label in REFERENCES if r.gflops(p) is not None]
+        out.append("| program | GFLOPS | vs previous step | vs step 1 | % of FMA peak |"
+                   + "".join(f" vs {label} |" for _, label in refs))
+        out.append("|---|---:|---:|---:|---:|" + "---:|" * len(refs))
+        first = r.steps[0] if r.steps else None
+        for i, p in enumerate(r.programs):
+            g = r.gflops(p)
+            prev = r.steps[i - 1] if is_step(p) and i > 0 else None
+            cells = [f"`{p}`", status_cell(r, p)]
+            cells.append(fmt_ratio(g / r.gflops(prev)) if g and prev and r.gflops(prev) else "-")
+            cells.append(fmt_ratio(g / r.gflops(first)) if g and is_step(p) and p != first and r.gflops(first)
+                         else "-")
+            pct = r.pct_peak(p)
+            cells.append(fmt_pct(pct) if pct is not None else "-")
+            for ref, _ in refs:
+                v = r.vs(p, ref)
+                cells.append(fmt_ratio(v) if v is not None and p != ref else "-")
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def devices_snippet(results):
+    if not results:
+        return NO_RESULTS
+    lines = ["| results file | device | platform | driver | headline problem | sizes run | measured peaks (bench/peak) "
+             "| date (UTC) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        sizes = ", ".join(size_short(s) for s in r.sizes)
+        peaks = (f"FMA {fmt_gflops(r.peak.fma)} GFLOPS, copy {fmt_gflops(r.peak.copy)} GB/s" if r.peak else "-")
+        lines.append(f"| `docs/results/{r.stem}.csv` | {md_escape(r.device)} | {md_escape(r.platform)} | "
+                     f"{md_escape(r.driver)} | {size_text(r.headline)}, alpha={r.alpha}, beta={r.beta}: "
+                     f"{r.headline_rule} | {sizes} | {peaks} | {r.dates} |")
+    text = "\n".join(lines) + "\n"
+    notes = []
+    for r in results:
+        for p in r.programs:
+            row = r.row(p)
+            if not is_step(p) and row and row["status"] in RAN and row["device"] != r.device:
+                notes.append(f"`{p}` in `{r.stem}` ran on {md_escape(row['device'])} "
+                             f"({md_escape(row['platform'])}, {md_escape(row['driver'])})")
+        if r.verify_limit:
+            notes.append(f"in `{r.stem}`, the runs above {r.verify_limit} are UNVERIFIED (bench.py "
+                         f"`--verify-max-size {r.verify_limit}`: not checked against the reference)")
+    if notes:
+        text += "\nNotes: " + "; ".join(notes) + ".\n"
+    return text
+
+
+def reasons_text(r):
+    """The programs that did not run (or failed) at some size, with the reason the file gives."""
+    seen = {}
+    for s in r.sizes:
+        for p in r.programs:
+            row = r.row(p, s)
+            if row and row["status"] in NOT_RUN + ("FAIL",):
+                key = (p, row["status"])
+                if key not in seen:
+                    seen[key] = ([], row["parts"] if row["status"] in NOT_RUN else "")
+                seen[key][0].append(size_short(s))
+    out = []
+    for (p, status), (sizes, reason) in seen.items():
+        text = f"- `{p}`, {status} at {', '.join(sizes)}"
+        if reason:
+            text += f": {md_escape(reason)}"
+            if len(sizes) > 1:
+                text += " (the reason at the first size)"
+        out.append(text)
+    return "\n".join(out)
+
+
+# Sizes per table of a sweep's rates: more columns would not fit the page
+SIZES_PER_TABLE = 7
+
+
+def details_snippet(results):
+    out = []
+    for r in results:
+        # (\\section inside an \\includedoc'd file silently drops the rest: HTML headings do not)
+        out.append(f"<h2>{html.escape(r.stem)}: {html.escape(r.device)}</h2>\n")
+        out.append(f"{md_escape(r.label())}; recorded {r.dates}; file `docs/results/{r.stem}.csv`. "
+                   f"All runs at the headline size, {size_text(r.headline)} ({r.headline_rule}), "
+                   f"alpha={r.alpha}, beta={r.beta} (time: median of the timed runs, and the best):\n")
+        out.append("| program | parameters | runs (warm-up + timed) | median ms | best ms | GFLOPS | best GFLOPS "
+                   "| worst error / bound | time per kernel, median ms (parts) | result |")
+        out.append("|---|---|---|---:|---:|---:|---:|---:|---|---|")
+        for p in r.programs:
+            row = r.row(p)
+            if not row:
+                continue
+            n = r.count[(p, r.headline)]
+            params = md_escape(row["params"]) or "-"
+            if n > 1:
+                params += f" (fastest of {n} rows)"
+            if row["status"] not in RAN:
+                out.append(f"| `{p}` | {params} | - | - | - | - | - | - | {md_escape(row['parts'])} | {row['status']} |")
+                continue
+            err = row["max_err_over_bound"] or "-"
+            try:
+                err = f"{float(err):.3g}"
+            except ValueError:
+                pass
+            parts = "; ".join(f"{md_escape(name)} {median:.4g}" for name, median, _ in parse_parts(row["parts"])) or "-"
+            out.append(f"| `{p}` | {params} | {row['warmup']} + {row['repeat']} | {float(row['median_ms']):.4g} | "
+                       f"{float(row['best_ms']):.4g} | {fmt_gflops(float(row['gflops']))} | "
+                       f"{fmt_gflops(float(row['gflops_best']))} | {err} | {parts} | {row['status']} |")
+        out.append(f"\n\\image html results_{r.stem}.svg \"GFLOPS of each step and peer on {md_escape(r.stem)}, "
+                   f"{size_text(r.headline)}\"\n")
+        if len(r.sizes) > 1:
+            out.append("GFLOPS (median) at every size the file holds; *italics*: measured but UNVERIFIED; "
+                       "a status where the program has no measurement:\n")
+            for part in range(0, len(r.sizes), SIZES_PER_TABLE):  # tables that fit the page
+                sizes = r.sizes[part:part + SIZES_PER_TABLE]
+                out.append("| program | " + " | ".join(size_short(s) for s in sizes) + " |")
+                out.append("|---|" + "---:|" * len(sizes))
+                for p in r.programs:
+                    cells = []
+                    for s in sizes:
+                        g, verified = r.measured(p, s)
+                        if g is not None and not verified:
+                            cells.append(f"*{fmt_gflops(g)}*")
+                        else:
+                            cells.append(status_cell(r, p, s))
+                    out.append(f"| `{p}` | " + " | ".join(cells) + " |")
+                out.append("")
+            reasons = reasons_text(r)
+            if reasons:
+                out.append("\nThe programs without a measurement at some size, and why:\n\n" + reasons)
+            if any(s[0] == s[1] == s[2] for s in r.sizes):
+                out.append(f"\n\\image html sweep_{r.stem}.svg \"GFLOPS against the square problem size on "
+                           f"{md_escape(r.stem)} (log-log; open points: UNVERIFIED)\"\n")
+    if not out:
+        out.append(NO_RESULTS)
+    return "\n".join(out) + "\n"
+
+
+def gain_snippet(steps, step, results):
+    """Sentences for a step's page: what it measured on each recorded device."""
+    prev = previous_step(steps, step)
+    first = steps[0]
+    out = []
+    for r in results:
+        row = r.row(step.name)
+        where = f"**{md_escape(r.stem)}**: {r.where()}, {size_text(r.headline)}"
+        if row is None:
+            out.append(f"- {where}: not in this results file.")
+            continue
+        params = f", {md_escape(row['params'])}" if row["params"] else ""
+        g = r.gflops(step.name)
+        if g is None:
+            out.append(f"- {where}{params}: {row['status']} (see the results page).")
+            continue
+        text = f"- {where}{params}: **{fmt_gflops(g)} GFLOPS**"
+        if prev:
+            p = r.gflops(prev.name)
+            text += (f", **{fmt_ratio(g / p)}** step {prev.number}'s {fmt_gflops(p)} GFLOPS" if p
+                     else f" (step {prev.number} has no verified run at this size)")
+        if step is not first and prev is not first:
+            f1 = r.gflops(first.name)
+            if f1:
+                text += f", {fmt_ratio(g / f1)} step {first.number}'s {fmt_gflops(f1)}"
+        pct = r.pct_peak(step.name)
+        if pct is not None:
+            text += (f"; {fmt_pct(pct)} of the measured FMA peak" if not r.ceiling_by else
+                     f"; {fmt_pct(pct)} of the fastest rate measured on this hardware (`{r.ceiling_by[0]}`'s, "
+                     "above the FMA peak of `bench/peak`)")
+        refs = [f"{fmt_ratio(r.vs(step.name, ref))} {label}" for ref, label in REFERENCES
+                if r.vs(step.name, ref) is not None]
+        if r.gflops("cpu_blas"):
+            refs.append(f"{fmt_ratio(g / r.gflops('cpu_blas'))} the host CPU's BLAS")
+        if refs:
+            text += "; " + ", ".join(refs)
+        v = stall(r)
+        if v and step.name in v[1]:
+            text += (f". Like every step after step {number(v[0])}, it never gets back to step {number(v[0])}'s rate "
+                     "on this device, at any size of the file (the verdict on the \\ref index \"main page\")")
+        out.append(text + ".")
+    if not results:
+        out.append("- " + NO_RESULTS.strip())
+    return "\n".join(out) + "\n"
+
+
+def number(program):
+    """The number of a step, from its name: kernel03_vectorized -> 3."""
+    return int(short_name(program).split()[0])
+
+
+def stall(r):
+    """(step, later steps) when every step after the fastest one (at the headline size) is slower
+    than it at every size where both ran, else None."""
+    steps = [p for p in r.steps if r.gflops(p) is not None]
+    if len(steps) < 2:
+        return None
+    best = max(steps, key=r.gflops)
+    later = steps[steps.index(best) + 1:]
+    if not later:
+        return None
+    for p in later:
+        for s in r.sizes:
+            a, b = r.gflops(best, s), r.gflops(p, s)
+            if a is not None and b is not None and b >= a:
+                return None
+    return best, later
+
+
+# Why the GPU's steps do not pay on a CPU through PoCL, for the verdict
+POCL_REASON = ("PoCL runs the work-items of a work-group as loops on the CPU's cores, its local memory is ordinary "
+               "memory behind the same caches, and step 3's vectors already fill the CPU's SIMD registers: the "
+               "transposition, the register blocks and the zero-padding of the later steps add work there without "
+               "removing a limit this CPU has")
+
+
+def verdict_snippet(results):
+    """One sentence per device where the later steps never get back to an earlier one: the plain
+    verdict for a reader without a GPU."""
+    out = []
+    for r in results:
+        v = stall(r)
+        if not v:
+            continue
+        best, later = v
+        nums = [number(p) for p in later]
+        span = f"steps {nums[0]} to {nums[-1]}" if len(nums) > 1 else f"step {nums[0]}"
+        at = ", ".join(f"step {number(p)} {fmt_gflops(r.gflops(p))}" for p in later)
+        text = (f"**{md_escape(r.stem)}** ({md_escape(r.device)}): {span} never get back to step "
+                f"{number(best)}'s rate, at any of the file's sizes "
+                f"({', '.join(size_short(s) for s in r.sizes if r.gflops(best, s) is not None)}); at "
+                f"{size_short(r.headline)}, step {number(best)} {fmt_gflops(r.gflops(best))} GFLOPS, "
+                f"{at}.")
+        if "Portable Computing Language" in r.platform:
+            text += f" The reason: {POCL_REASON}. On a CPU, the path ends at step {number(best)}."
+        out.append(text)
+    return ("\n\n".join(out) + "\n") if out else "On every recorded device the later steps get back above the earlier ones.\n"
+
+
+def neighbours_snippet(results):
+    """Every program's rate one below and one above a square size, over its rate at that size."""
+    out = []
+    for r in results:
+        squares = {s[0] for s in r.sizes if s[0] == s[1] == s[2]}
+        centres = sorted(c for c in squares if c - 1 in squares and c + 1 in squares)
+        for c in centres:
+            lo, mid, hi = (c - 1,) * 3, (c,) * 3, (c + 1,) * 3
+            out.append(f"**{md_escape(r.stem)}**, {r.where()}: GFLOPS at {c - 1}, {c} and {c + 1}, and the rate "
+                       f"at {c - 1} and {c + 1} over the rate at {c}:\n")
+            out.append(f"| program | GFLOPS at {c - 1} | at {c} | at {c + 1} | {c - 1} / {c} | {c + 1} / {c} |")
+            out.append("|---|---:|---:|---:|---:|---:|")
+            for p in r.programs:
+                g = r.gflops(p, mid)
+                cells = [status_cell(r, p, lo), status_cell(r, p, mid), status_cell(r, p, hi)]
+                for s in (lo, hi):
+                    x = r.gflops(p, s)
+                    cells.append(fmt_ratio(x / g) if x and g else "-")
+                out.append(f"| `{p}` | " + " | ".join(cells) + " |")
+            out.append("")
+    return ("\n".join(out) + "\n") if out else "No results file holds sizes just below and above a square size.\n"
+
+
+
+def render(ctx):
+    for s in ctx.steps:
+        write(os.path.join(ctx.out, f"{s.page}_gain.md"), gain_snippet(ctx.steps, s, ctx.results))
+    write(os.path.join(ctx.out, "path.md"), path_snippet(ctx.steps, ctx.results, ctx.docs_dir))
+    write(os.path.join(ctx.out, "results_summary.md"), devices_snippet(ctx.results))
+    write(os.path.join(ctx.out, "results_headline.md"), headline_snippet(ctx.results))
+    write(os.path.join(ctx.out, "results_details.md"), details_snippet(ctx.results))
+    write(os.path.join(ctx.out, "odd_sizes.md"), neighbours_snippet(ctx.results))
+    write(os.path.join(ctx.out, "verdict.md"), verdict_snippet(ctx.results))

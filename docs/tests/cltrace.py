@@ -1,0 +1,436 @@
+"""Runs a step's sgemm kernel, as written in its .cl file, work-item by work-item in Python and
+records where it reads and writes, not what: which elements of C each work-item stores, which
+global element each local-memory tile element is loaded from, and which tile elements each
+work-item reads at each step of its loops. The test of the diagrams (test_geometry.py) compares
+that with the step descriptors in docs/sitegen/stepdefs.py.
+
+The kernel is translated into a Python function: the subset of OpenCL C the tutorial's sgemm
+kernels use (declarations, for, if, return, assignments, calls; integer index arithmetic) and
+nothing else; anything outside it raises Unsupported, so a kernel that outgrows the subset fails
+the test loudly instead of being traced wrongly. Values are not computed: a load gives a token
+naming the element it came from, and arithmetic on values gives 0.
+"""
+import re
+
+
+class Unsupported(Exception):
+    """The kernel uses C that this tracer does not translate."""
+
+
+TOKEN = re.compile(r"\s*(?:(\d+\.\d*f?|\d+f?|\.\d+f?)|([A-Za-z_]\w*)|(\+\+|--|\+=|-=|\*=|/=|<=|>=|==|!=|&&|\|\||"
+                   r"[-+*/%<>=!?:;,()\[\]{}&|^~.]))")
+TYPE_WORDS = {"const", "int", "float", "floatX", "float2", "float4", "float8", "__local", "__global", "unsigned",
+              "size_t", "uint", "local", "global", "__private", "private", "volatile"}
+VECTOR_TYPES = {"float2": 2, "float4": 4, "float8": 8}
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def tokenize(text):
+    out, pos = [], 0
+    text = text.rstrip()
+    while pos < len(text):
+        m = TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            raise Unsupported(f"cannot read the kernel near {text[pos:pos + 30]!r}")
+        out.append(m.group(m.lastindex))
+        pos = m.end()
+    return out
+
+
+def object_macros(text, env):
+    """The object-like #define lines whose value is an integer expression of known names, e.g.
+    `#define RTSM ((TSM)/(WPTM))`, evaluated in order with `env` (the parameters)."""
+    values = {}
+    for name, body in re.findall(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]+)$", text, flags=re.M):
+        try:
+            value = eval(translate_expr(tokenize(body)), {"__builtins__": {}}, {**env, **values})
+        except Exception:  # not an integer expression (e.g. `#define vstoreX vstore4`): not needed
+            continue
+        if isinstance(value, int):
+            values[name] = value
+    return values
+
+
+def translate_expr(tokens):
+    """A C expression (tokens) as Python: integer division, logical operators, casts."""
+    out, i = [], 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t == "(" and i + 1 < len(tokens) and tokens[i + 1] in TYPE_WORDS:
+            j = i + 1
+            while j < len(tokens) and (tokens[j] in TYPE_WORDS or tokens[j] == "*"):
+                j += 1
+            if j >= len(tokens) or tokens[j] != ")":
+                raise Unsupported("a cast this tracer does not read: " + " ".join(tokens[i:j + 1]))
+            pointer = "*" in tokens[i:j]
+            out.append("_float_view" if pointer and "float" in tokens[i:j] else "_same")
+            # the operand: an identifier or a parenthesized expression, then its subscripts
+            k = j + 1
+            depth, start = 0, k
+            while k < len(tokens):
+                if tokens[k] in "([":
+                    depth += 1
+                elif tokens[k] in ")]":
+                    depth -= 1
+                if depth == 0 and (k + 1 >= len(tokens) or tokens[k + 1] != "["):
+                    break
+                k += 1
+            out.append("(" + translate_expr(tokens[start:k + 1]) + ")")
+            i = k + 1
+            continue
+        if t == "?" or t == ":":
+            raise Unsupported("the conditional operator outside a store to global memory")
+        if t in ("++", "--"):
+            raise Unsupported(f"'{t}' inside an expression")
+        if re.fullmatch(r"\d+\.\d*f?|\.\d+f?", t):
+            out.append(t.rstrip("f"))
+        elif re.fullmatch(r"\d+f", t):
+            out.append(t[:-1])
+        else:
+            out.append({"/": "//", "&&": " and ", "||": " or ", "!": " not ", "true": "True",
+                        "false": "False"}.get(t, t))
+        i += 1
+    return " ".join(out)
+
+
+class Translator:
+    """The kernel's body as the source of a Python function."""
+
+    def __init__(self, tokens, globals_):
+        self.toks, self.pos, self.globals = tokens, 0, globals_
+        self.lines = []
+
+    def peek(self, k=0):
+        return self.toks[self.pos + k] if self.pos + k < len(self.toks) else None
+
+    def take(self, expect=None):
+        t = self.peek()
+        if expect is not None and t != expect:
+            raise Unsupported(f"expected {expect!r}, found {t!r}")
+        self.pos += 1
+        return t
+
+    def until(self, stop):
+        """Tokens up to the first `stop` at depth 0 (not consumed)."""
+        out, depth = [], 0
+        while True:
+            t = self.peek()
+            if t is None:
+                raise Unsupported(f"missing {stop!r}")
+            if depth == 0 and t in stop:
+                return out
+            depth += t in "([{"
+            depth -= t in ")]}"
+            out.append(self.take())
+
+    def emit(self, indent, text):
+        self.lines.append("    " * indent + text)
+
+    def statement(self, ind):
+        t = self.peek()
+        if t == "{":
+            self.take()
+            start = len(self.lines)
+            while self.peek() != "}":
+                self.statement(ind)
+            self.take()
+            if len(self.lines) == start:
+                self.emit(ind, "pass")
+        elif t == ";":
+            self.take()
+        elif t == "for":
+            self.for_loop(ind)
+        elif t == "if":
+            self.take()
+            self.take("(")
+            cond = self.until((")",))
+            self.take(")")
+            self.emit(ind, f"if {translate_expr(cond)}:")
+            self.statement(ind + 1)
+            if self.peek() == "else":
+                self.take()
+                self.emit(ind, "else:")
+                self.statement(ind + 1)
+        elif t == "return":
+            self.take()
+            self.take(";")
+            self.emit(ind, "return")
+        elif t in TYPE_WORDS:
+            self.declaration(ind)
+        elif t in ("while", "do", "switch", "goto", "break", "continue"):
+            raise Unsupported(f"'{t}'")
+        else:
+            self.expression_statement(ind, self.until((";",)))
+            self.take(";")
+
+    def for_loop(self, ind):
+        self.take("for")
+        self.take("(")
+        init = self.until((";",))
+        self.take(";")
+        cond = self.until((";",))
+        self.take(";")
+        step = self.until((")",))
+        self.take(")")
+        while init and init[0] in TYPE_WORDS:
+            init = init[1:]
+        if len(init) < 3 or init[1] != "=":
+            raise Unsupported("a for loop without `int v = start`")
+        var = init[0]
+        self.emit(ind, f"{var} = {translate_expr(init[2:])}")
+        self.emit(ind, f"while {translate_expr(cond)}:")
+        self.emit(ind + 1, f"_tr.at({var!r}, {var})")
+        self.statement(ind + 1)
+        if step in ([var, "++"], ["++", var]):
+            self.emit(ind + 1, f"{var} += 1")
+        elif len(step) > 2 and step[0] == var and step[1] in ("+=", "-="):
+            self.emit(ind + 1, f"{var} {step[1]} {translate_expr(step[2:])}")
+        else:
+            raise Unsupported("a for loop step other than v++ or v += e")
+
+    def declaration(self, ind):
+        words = []
+        while self.peek() in TYPE_WORDS or self.peek() == "*":
+            words.append(self.take())
+        local = "__local" in words or "local" in words
+        width = "WIDTH" if "floatX" in words else next((str(VECTOR_TYPES[w]) for w in words if w in VECTOR_TYPES), "1")
+        while True:
+            name = self.take()
+            dims = []
+            while self.peek() == "[":
+                self.take()
+                dims.append(translate_expr(self.until(("]",))))
+                self.take("]")
+            init = None
+            if self.peek() == "=":
+                self.take()
+                init = translate_expr(self.until((",", ";")))
+            if dims and init is not None:
+                raise Unsupported(f"an initialized array {name}")
+            if dims and local:
+                self.emit(ind, f"{name} = _tr.local_array({name!r}, [{', '.join(dims)}], {width})")
+            elif dims:
+                self.emit(ind, f"{name} = _private_array([{', '.join(dims)}])")
+            else:
+                self.emit(ind, f"{name} = {init if init is not None else 0}")
+            if self.take() == ";":
+                return
+
+    def expression_statement(self, ind, toks):
+        ops = [i for i, t in enumerate(toks) if t in ("=", "+=", "-=", "*=", "/=")]
+        if not ops:
+            self.emit(ind, translate_expr(toks))
+            return
+        i = ops[0]
+        lhs, op, rhs = toks[:i], toks[i], toks[i + 1:]
+        if lhs[0] in self.globals:
+            if op != "=" or len(lhs) < 4 or lhs[1] != "[" or lhs[-1] != "]":
+                raise Unsupported(f"a store to {lhs[0]} other than {lhs[0]}[index] = value")
+            self.emit(ind, f"_tr.store({lhs[0]!r}, {translate_expr(lhs[2:-1])})")
+            return
+        self.emit(ind, f"{translate_expr(lhs)} {op} {translate_expr(rhs)}")
+
+
+class Value:
+    """A value the kernel computes with: only where it came from matters (a global element), and
+    arithmetic on it gives 0."""
+
+    def __init__(self, source=None):
+        self.source = source
+
+    def _zero(self, *_):
+        return 0.0
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __neg__ = _zero
+
+
+class GlobalBuffer:
+    def __init__(self, name, width):
+        self.name, self.width = name, width
+
+    def __getitem__(self, index):
+        return Value((self.name, index * self.width, self.width))
+
+
+class LocalArray:
+    """A __local array: records loads into it (element <- global source) and reads from it."""
+
+    def __init__(self, tracer, name, dims, width):
+        self.tracer, self.name, self.dims, self.width = tracer, name, dims, width
+
+    def __getitem__(self, i):
+        return LocalIndex(self, (i,))
+
+
+class LocalIndex:
+    def __init__(self, array, path):
+        self.array, self.path = array, path
+
+    def _check(self, path):
+        for i, d in zip(path, self.array.dims):
+            if not 0 <= i < d:
+                raise IndexError(f"{self.array.name}{list(path)} outside {self.array.dims}")
+
+    def __getitem__(self, i):
+        path = self.path + (i,)
+        self._check(path)
+        if len(path) < len(self.array.dims):
+            return LocalIndex(self.array, path)
+        w = self.array.width
+        self.array.tracer.read(self.array.name, [path[:-1] + (path[-1] * w + lane,) for lane in range(w)])
+        return 0.0
+
+    def __setitem__(self, i, value):
+        path = self.path + (i,)
+        self._check(path)
+        w = self.array.width
+        self.array.tracer.load(self.array.name, path[:-1] + (path[-1] * w,), w, value)
+
+
+class FloatView:
+    """`(const __local float*)Asub[r]`: a row of vectors read one float at a time."""
+
+    def __init__(self, index):
+        self.index = index
+
+    def __getitem__(self, k):
+        arr = self.index.array
+        if len(self.index.path) != len(arr.dims) - 1 or not 0 <= k < arr.dims[-1] * arr.width:
+            raise IndexError(f"float {k} of {arr.name}{list(self.index.path)}")
+        arr.tracer.read(arr.name, [self.index.path + (k,)])
+        return 0.0
+
+
+def _private_array(dims):
+    if not dims:
+        return 0.0
+    return [_private_array(dims[1:]) for _ in range(dims[0])]
+
+
+class Tracer:
+    """The accesses of one kernel over a whole NDRange."""
+
+    def __init__(self):
+        self.stores = {}    # (buffer, first float) -> [(group, local id)]: who stores which vector
+        self.loads = {}     # (array, group, loop values, float path) -> global source (buffer, float, width)
+        self.reads = {}     # (group, local id) -> [(array, loop values, float path)]
+        self.item = None
+        self.loops = {}
+
+    def at(self, var, value):
+        self.loops[var] = value
+
+    def store(self, buffer, index):
+        w = self.widths[buffer]
+        self.stores.setdefault((buffer, index * w, w), []).append(self.item)
+
+    def load(self, array, path, width, value):
+        if not isinstance(value, Value) or value.source is None:
+            raise Unsupported(f"a store into {array} of something other than a loaded global element")
+        buffer, first, w = value.source
+        if w != width:
+            raise Unsupported(f"{array} takes {width}-wide elements from a {w}-wide buffer")
+        for lane in range(width):
+            key = (array, self.item[0], self.loops.get("t"), path[:-1] + (path[-1] + lane,))
+            self.loads.setdefault(key, set()).add((buffer, first + lane))
+
+    def read(self, array, paths):
+        entry = self.reads.setdefault(self.item, [])
+        for p in paths:
+            entry.append((array, self.loops.get("t"), self.loops.get("k"), p))
+
+    def local_array(self, name, dims, width):
+        key = (name, self.item[0])
+        if key not in self.arrays:  # one array per work-group, shared by its work-items
+            self.arrays[key] = LocalArray(self, name, dims, width)
+        return self.arrays[key]
+
+
+def functions(text):
+    """Every function the file defines: {name: (parameters, body)}, where a parameter is (name,
+    global buffer or not, vector width as an expression)."""
+    out = {}
+    for m in re.finditer(r"\bvoid\s+(\w+)\s*\(([^)]*)\)\s*\{", text):
+        params = []
+        for decl in m.group(2).split(","):
+            words = re.sub(r"\[[^\]]*\]", " ", decl).replace("*", " * ").split()
+            params.append((words[-1], "__global" in words or "global" in words,
+                           "WIDTH" if "floatX" in words else next((str(VECTOR_TYPES[w]) for w in words
+                                                                    if w in VECTOR_TYPES), "1")))
+        # the body: from the brace after the signature to its match
+        start, depth = m.end() - 1, 0
+        for i in range(start, len(text)):
+            depth += text[i] == "{"
+            depth -= text[i] == "}"
+            if depth == 0:
+                out[m.group(1)] = (params, text[start:i + 1])
+                break
+        else:
+            raise Unsupported(f"function {m.group(1)} has no end")
+    return out
+
+
+def trace(cl_path, P, args, global_size, local_size, kernel="sgemm", groups=None):
+    """Runs `kernel` of the file over the NDRange global_size (dim 0, dim 1) in local_size
+    work-groups with the scalar arguments `args` {name: value}; only the work-groups in `groups`
+    (a set of (group 0, group 1)) when given. Returns the Tracer."""
+    with open(cl_path, encoding="utf-8") as f:
+        raw = f.read()
+    text = strip_comments(raw)
+    env = dict(P)
+    env.update(object_macros(text, env))
+    body_text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    defined = functions(body_text)
+    if kernel not in defined:
+        raise Unsupported(f"no kernel {kernel}")
+    params = defined[kernel][0]
+    source, todo, done = "", [kernel], set()
+    while todo:  # the kernel and the functions it calls
+        name = todo.pop()
+        if name in done:
+            continue
+        done.add(name)
+        fparams, body = defined[name]
+        tokens = tokenize(body)
+        todo += [t for t in tokens if t in defined]
+        tr = Translator(tokens, {p for p, is_global, _ in fparams if is_global})
+        tr.statement(1)
+        source += f"def {name}({', '.join(p for p, _, _ in fparams)}):\n" + "\n".join(tr.lines) + "\n\n"
+    tracer = Tracer()
+    tracer.arrays = {}
+    tracer.widths = {name: eval(w, {}, env) for name, is_global, w in params if is_global}
+    ids = {}
+    namespace = {"__builtins__": {"range": range}, "_tr": tracer, "_private_array": _private_array,
+                 "_float_view": FloatView, "_same": lambda x: x, "CLK_LOCAL_MEM_FENCE": 1, "CLK_GLOBAL_MEM_FENCE": 2,
+                 "barrier": lambda *_: None,
+                 "get_local_id": lambda d: ids["local"][d], "get_group_id": lambda d: ids["group"][d],
+                 "get_global_id": lambda d: ids["group"][d] * local_size[d] + ids["local"][d],
+                 "get_local_size": lambda d: local_size[d], "get_num_groups": lambda d: global_size[d] // local_size[d],
+                 "get_global_size": lambda d: global_size[d]}
+    for name in ("vstoreX", "vstore2", "vstore4", "vstore8", "vloadX", "vload2", "vload4", "vload8"):
+        namespace[name] = lambda *_: 0.0
+    namespace.update(env)
+    try:
+        exec(compile(source, cl_path, "exec"), namespace)
+    except SyntaxError as e:
+        raise Unsupported(f"the translation of {kernel} is not valid Python ({e}):\n{source}") from None
+    fn = namespace[kernel]
+    call = []
+    for name, is_global, w in params:
+        call.append(GlobalBuffer(name, tracer.widths[name]) if is_global else args[name])
+    ngroups = (global_size[0] // local_size[0], global_size[1] // local_size[1])
+    for gy in range(ngroups[1]):
+        for gx in range(ngroups[0]):
+            if groups is not None and (gx, gy) not in groups:
+                continue
+            for ly in range(local_size[1]):
+                for lx in range(local_size[0]):
+                    ids["group"], ids["local"] = (gx, gy), (lx, ly)
+                    tracer.item = ((gx, gy), (lx, ly))
+                    tracer.loops = {}
+                    fn(*call)
+    return tracer

@@ -1,0 +1,135 @@
+/* A step's own plan() and default parameters, printed as JSON, without a device: what the test of
+ * the site's diagrams (docs/tests/test_geometry.py) compares the step descriptors with. Built once
+ * per step by docs/CMakeLists.txt with GEMM_PLAN_DUMP_MAIN set to the step's main.c, which is
+ * included here with GEMM_STEP_MAIN redefined to keep the step's parameters and plan instead of
+ * defining main(): the plan that runs is the step's, unchanged.
+ *
+ *   plan_dump_<step> --defaults
+ *       {"cpu": {"TS": 32}, "nvidia-gpu": {...}, "gpu": {...}}: the step's defaults per device class
+ *       (common/src/gemm_params.c), the parameters listed in main.c
+ *   plan_dump_<step> M N K [NAME=VALUE ...]
+ *       {"launches": [{"kernel", "label", "global", "local", "local_mem", "args"}], "temps": [...]}
+ *       for the plan with the "gpu" defaults overridden by NAME=VALUE (ranges are not checked: the
+ *       runner does that before a plan runs), or {"refused": "message"} and exit 2.
+ * The device the plan sees guarantees every alignment, so only the step's own rules refuse. */
+#include "gemm_params.h"
+#include "gemm_step.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int (*plan_fn)(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg);
+
+#undef GEMM_STEP_MAIN
+#define GEMM_STEP_MAIN(summary, params_, plan_)                                                             \
+    static const char dump_summary[] = summary;                                                             \
+    static const gemm_param_info *const dump_params = params_;                                              \
+    static const int dump_nparams = (int)(sizeof(params_) / sizeof((params_)[0]));                          \
+    static const plan_fn dump_plan = plan_;
+
+#include GEMM_PLAN_DUMP_MAIN
+
+static void print_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            putchar('\\');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static int print_defaults(void)
+{
+    static const gemm_device_class classes[] = {GEMM_DEVICE_CPU, GEMM_DEVICE_NVIDIA_GPU, GEMM_DEVICE_GPU};
+    printf("{");
+    for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++) {
+        gemm_defines d = {0};
+        gemm_msg msg;
+        if (gemm_params_defaults(GEMM_STEP_NAME, classes[c], &d, &msg) != 0) {
+            fprintf(stderr, "plan_dump: %s\n", msg.text);
+            return GEMM_EXIT_RUNTIME;
+        }
+        printf("%s\"%s\": {", c ? ", " : "", gemm_device_class_name(classes[c]));
+        for (int i = 0; i < dump_nparams; i++) {
+            long v = 0;
+            if (!gemm_defines_find(&d, dump_params[i].name, &v)) {
+                fprintf(stderr, "plan_dump: no default for %s on %s\n", dump_params[i].name,
+                        gemm_device_class_name(classes[c]));
+                return GEMM_EXIT_RUNTIME;
+            }
+            printf("%s\"%s\": %ld", i ? ", " : "", dump_params[i].name, v);
+        }
+        printf("}");
+    }
+    printf("}\n");
+    return 0;
+}
+
+static void print_launch(const gemm_launch *l)
+{
+    printf("{\"kernel\": ");
+    print_json_string(l->kernel);
+    printf(", \"label\": ");
+    print_json_string(l->label);
+    printf(", \"global\": [%zu, %zu], \"local\": [%zu, %zu], \"local_mem\": %zu, \"args\": [", l->global[0],
+           l->global[1], l->local[0], l->local[1], l->local_mem_bytes);
+    for (int i = 0; i < l->nargs; i++) {
+        const gemm_arg *a = &l->arg[i];
+        if (a->kind == GEMM_ARG_INT)
+            printf("%s%d", i ? ", " : "", a->i);
+        else if (a->kind == GEMM_ARG_FLOAT)
+            printf("%s%.9g", i ? ", " : "", (double)a->f);
+        else
+            printf("%s\"buffer %d\"", i ? ", " : "", (int)a->buffer);
+    }
+    printf("]}");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--defaults") == 0)
+        return print_defaults();
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s --defaults | M N K [NAME=VALUE ...]   (%s: %s)\n", argv[0], GEMM_STEP_NAME,
+                dump_summary);
+        return GEMM_EXIT_BAD_INPUT;
+    }
+    gemm_msg msg = {{0}};
+    gemm_defines params = {0};
+    if (gemm_params_defaults(GEMM_STEP_NAME, GEMM_DEVICE_GPU, &params, &msg) != 0) {
+        fprintf(stderr, "plan_dump: %s\n", msg.text);
+        return GEMM_EXIT_RUNTIME;
+    }
+    for (int i = 4; i < argc; i++) {
+        gemm_define d;
+        if (gemm_define_parse(argv[i], &d, &msg) != 0 || gemm_defines_set(&params, d.name, d.value, &msg) != 0) {
+            fprintf(stderr, "plan_dump: %s\n", msg.text);
+            return GEMM_EXIT_BAD_INPUT;
+        }
+    }
+    gemm_device_info device;
+    memset(&device, 0, sizeof device);
+    device.base_align = 4096;
+    gemm_problem p = {GEMM_STEP_NAME, atol(argv[1]), atol(argv[2]), atol(argv[3]), 1.0f, 0.0f, &params, &device};
+    gemm_plan plan;
+    memset(&plan, 0, sizeof plan);
+    if (dump_plan(&p, &plan, &msg) != 0) {
+        printf("{\"refused\": ");
+        print_json_string(msg.text);
+        printf("}\n");
+        return GEMM_EXIT_BAD_INPUT;
+    }
+    printf("{\"launches\": [");
+    for (int i = 0; i < plan.nlaunches; i++) {
+        printf("%s", i ? ", " : "");
+        print_launch(&plan.launch[i]);
+    }
+    printf("], \"temps\": [");
+    for (int i = 0; i < GEMM_MAX_TEMPS; i++)
+        printf("%s%zu", i ? ", " : "", plan.temp_elems[i]);
+    printf("]}\n");
+    return 0;
+}

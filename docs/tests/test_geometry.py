@@ -1,0 +1,243 @@
+"""The diagrams of the site can never disagree with the kernels: for every step, several parameter
+sets and sizes (awkward ones included), the geometry its descriptor gives (docs/sitegen/stepdefs.py,
+what the diagrams draw) is compared with
+  - the step's own plan() in its main.c, run through docs/tests/plan_dump.c: refused or not, the
+    sgemm launch's global and local sizes, its local memory, the sizes it is called with;
+  - the step's kernel file, run work-item by work-item by cltrace.py: which elements of C each
+    work-item stores (every element of C exactly once), which element of A or B each tile element
+    is loaded from (every tile element once per tile), and which tile elements each work-item
+    reads at each k;
+and the defaults read from common/src/gemm_params.c with the ones the harness itself gives.
+
+    python3 docs/tests/test_geometry.py SOURCE_DIR PLAN_DUMP_DIR   (the test docs.geometry)
+PLAN_DUMP_DIR holds plan_dump_<step> for every step (docs/CMakeLists.txt builds them).
+"""
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import cltrace  # noqa: E402
+from sitegen import stepdefs  # noqa: E402
+from sitegen.params import read_defaults  # noqa: E402
+from sitegen.sources import discover_steps  # noqa: E402
+
+SOURCE = PLAN_DUMP_DIR = None
+
+# Parameter sets beyond each class's defaults: small tiles (so that a trace covers several
+# work-groups), shapes the exercises name, and each step's corner cases
+EXTRA_PARAMS = {
+    "kernel01_naive": [{"TS": 4}, {"TS": 1}],
+    "kernel02_tiled": [{"TS": 4}, {"TS": 12}],
+    "kernel03_vectorized": [{"TS": 8, "WIDTH": 2}, {"TS": 8, "WIDTH": 8}, {"TS": 12, "WIDTH": 4}],
+    "kernel04_transpose": [{"TSM": 16, "TSN": 8, "TSK": 4, "WIDTH": 4}, {"TSM": 8, "TSN": 16, "TSK": 8, "WIDTH": 1}],
+    "kernel05_register_blocking": [
+        {"TSM": 16, "TSN": 32, "TSK": 8, "WPTM": 8, "WPTN": 4, "WIDTH": 4},
+        {"TSM": 32, "TSN": 64, "TSK": 16, "WPTM": 8, "WPTN": 8, "WIDTH": 8},   # exercise 5.1
+        {"TSM": 32, "TSN": 64, "TSK": 16, "WPTM": 8, "WPTN": 8, "WIDTH": 4},   # exercise 5.1
+        {"TSM": 16, "TSN": 16, "TSK": 4, "WPTM": 2, "WPTN": 2, "WIDTH": 2}],
+    "kernel06_padding": [
+        {"TSM": 32, "TSN": 64, "TSK": 16},                                     # exercise 6.2
+        {"TSM": 16, "TSN": 32, "TSK": 8, "WPTM": 8, "WPTN": 4, "WIDTH": 4}],
+    "kernel07_double_buffering": [
+        {"TSM": 16, "TSN": 32, "TSK": 8, "WPTM": 4, "WPTN": 4, "WIDTH": 4},
+        {"TSM": 32, "TSN": 32, "TSK": 4, "WPTM": 4, "WPTN": 8, "WIDTH": 4},   # uneven tile loads: refused
+        {"TSM": 16, "TSN": 16, "TSK": 8, "WPTM": 2, "WPTN": 2, "WIDTH": 2}],
+    "kernel08_warp_tiling": [
+        {"TSM": 32, "TSN": 32, "TSK": 8, "WTM": 16, "WTN": 16, "WPTM": 4, "WPTN": 4, "WIDTH": 4},
+        {"TSM": 32, "TSN": 64, "TSK": 8, "WTM": 16, "WTN": 32, "WPTM": 4, "WPTN": 8, "WIDTH": 4},
+        {"TSM": 32, "TSN": 64, "TSK": 8, "WTM": 32, "WTN": 16, "WPTM": 8, "WPTN": 4, "WIDTH": 4},
+        {"TSM": 64, "TSN": 64, "TSK": 16, "WTM": 24, "WTN": 64, "WPTM": 4, "WPTN": 8, "WIDTH": 4}],  # refused
+}
+
+
+def sizes_for(geometry_params, d):
+    """Problems to try: multiples of the tiles (2 or 3 along each side), one that is not, and for
+    the steps that take any size, awkward ones."""
+    P = geometry_params
+    tm = P.get("TSM", P.get("TS", 1))
+    tn = P.get("TSN", P.get("TS", 1))
+    tk = P.get("TSK", P.get("TS", 1))
+    out = [(2 * tm, 3 * tn, 2 * tk), (3 * tm, 2 * tn, tk), (2 * tm + 1, 2 * tn, 2 * tk), (tm, tn + 3, tk + 1),
+           (1, 1, 1), (tm - 1 or 1, 2 * tn - 5 if tn > 5 else tn + 1, 3)]
+    return list(dict.fromkeys(out))
+
+
+# The tracer runs about 100 000 tile or global reads a second: a trace stays under this many
+TRACE_BUDGET = 60_000
+
+
+def trace_size(d, P):
+    """A problem for a trace: 2 x 2 work-groups and 2 tiles deep where the budget allows, fewer for
+    large tiles; for the steps that take any size, an awkward one that pads to it."""
+    tm = P.get("TSM", P.get("TS", 1))
+    tn = P.get("TSN", P.get("TS", 1))
+    tk = P.get("TSK", P.get("TS", 1))
+    for gm, gn, gk in ((2, 2, 2), (2, 1, 2), (1, 2, 1), (1, 1, 1)):
+        size = (gm * tm, gn * tn, gk * tk)
+        if d.refusal(P, (gm * tm - 1, gn * tn - 1, gk * tk - 1)) is None:
+            size = (gm * tm - 1, gn * tn - (tn > 3) * 3, gk * tk - 1)   # any size: make it awkward
+        if d.refusal(P, size) is not None:
+            return None
+        reads = stepdefs.get(d.name).arithmetic(P, size).get("lpf") or 2
+        if size[0] * size[1] * size[2] * reads <= TRACE_BUDGET or (gm, gn, gk) == (1, 1, 1):
+            return size
+
+
+def plan(step, size, P):
+    proc = subprocess.run([os.path.join(PLAN_DUMP_DIR, f"plan_dump_{step}"), *map(str, size),
+                           *(f"{k}={v}" for k, v in P.items())], capture_output=True, text=True)
+    if proc.returncode not in (0, 2):
+        raise RuntimeError(f"plan_dump_{step} failed: {proc.stderr}")
+    return json.loads(proc.stdout)
+
+
+def element(buffer_rows_cols, flat):
+    rows, cols = buffer_rows_cols
+    return divmod(flat, cols)
+
+
+class Geometry(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.steps = discover_steps(SOURCE)
+        cls.defaults = read_defaults(SOURCE)
+
+    def cases(self, step):
+        """(P, size) pairs: every class's defaults and the extra sets, with the sizes above."""
+        seen = []
+        for P in [self.defaults[step.name][c] for c in ("cpu", "nvidia-gpu", "gpu")]:
+            if P not in seen:
+                seen.append(P)
+        for extra in EXTRA_PARAMS.get(step.name, []):
+            P = dict(self.defaults[step.name]["gpu"], **extra)
+            if P not in seen:
+                seen.append(P)
+        d = stepdefs.get(step.name)
+        return [(P, size) for P in seen for size in sizes_for(P, d)]
+
+    def test_every_step_has_a_descriptor(self):
+        for s in self.steps:
+            self.assertIsNotNone(stepdefs.get(s.name), f"docs/sitegen/stepdefs.py has no descriptor for {s.name}")
+
+    def test_defaults_are_the_harness_defaults(self):
+        for s in self.steps:
+            proc = subprocess.run([os.path.join(PLAN_DUMP_DIR, f"plan_dump_{s.name}"), "--defaults"],
+                                  capture_output=True, text=True, check=True)
+            self.assertEqual(json.loads(proc.stdout), self.defaults[s.name], s.name)
+
+    def test_launch_matches_the_plan(self):
+        for s in self.steps:
+            d = stepdefs.get(s.name)
+            for P, size in self.cases(s):
+                with self.subTest(step=s.name, P=P, size=size):
+                    got = plan(s.name, size, P)
+                    self.assertEqual("refused" in got, d.refusal(P, size) is not None, got.get("refused"))
+                    if "refused" in got:
+                        continue
+                    g = d.geometry(P, size)
+                    sgemm = [launch for launch in got["launches"] if launch["kernel"] == "sgemm"]
+                    self.assertEqual(len(sgemm), 1)
+                    sgemm = sgemm[0]
+                    self.assertEqual(tuple(sgemm["global"]), g.global_size)
+                    self.assertEqual(tuple(sgemm["local"]), g.local_size)
+                    self.assertEqual(tuple(sgemm["args"][:3]), g.kernel_size)
+                    self.assertEqual(g.items, g.local_size[0] * g.local_size[1])
+                    if sgemm["local_mem"]:  # steps 1's plan declares none, and has no tiles
+                        self.assertEqual(sgemm["local_mem"], g.local_bytes)
+                    else:
+                        self.assertEqual(g.tiles, [])
+                    # the work-groups tile the grid, which covers C (with step 6's zero-padding)
+                    self.assertEqual(g.grid, (g.groups[1] * g.block[0], g.groups[0] * g.block[1]))
+                    self.assertGreaterEqual(g.grid[0], g.kernel_size[0])
+                    self.assertGreaterEqual(g.grid[1], g.kernel_size[1])
+                    self.assertEqual(g.per_item[0] * g.per_item[1] * g.items, g.block[0] * g.block[1])
+                    # step 8: the work-items of warp w (consecutive linear ids) own warp tile w
+                    if g.sub_tiles:
+                        self.assertEqual(len(g.sub_tiles) * g.warp_items, g.items)
+                        for ly in range(g.local_size[1]):
+                            for lx in range(g.local_size[0]):
+                                r0, c0, rows, cols = g.sub_tiles[(ly * g.local_size[0] + lx) // g.warp_items]
+                                for r, c in g.owned(lx, ly):
+                                    self.assertTrue(r0 <= r < r0 + rows and c0 <= c < c0 + cols, (lx, ly, r, c))
+
+    def test_kernel_stores_loads_and_reads_what_the_descriptor_says(self):
+        for s in self.steps:
+            d = stepdefs.get(s.name)
+            kernel = os.path.join(SOURCE, s.kernel)
+            for P in dict.fromkeys(json.dumps(P, sort_keys=True) for P, _ in self.cases(s)):
+                P = json.loads(P)
+                size = trace_size(d, P)
+                if size is None:  # parameters the step refuses at every size
+                    continue
+                with self.subTest(step=s.name, P=P, size=size):
+                    self.assertIsNone(d.refusal(P, size))
+                    self.check_trace(kernel, d, d.geometry(P, size))
+
+    def check_trace(self, kernel, d, g):
+        m, n, k = g.kernel_size
+        sgemm_args = {"M": m, "N": n, "K": k, "alpha": 1.0, "beta": 0.0}
+        tr = cltrace.trace(kernel, g.params, sgemm_args, g.global_size, g.local_size)
+        # C: who stores what, against the descriptor's ownership, and every element exactly once
+        stored = {}
+        for (buffer, first, width), items in tr.stores.items():
+            self.assertEqual(buffer, "C")
+            self.assertEqual(len(items), 1, f"C[{first}] stored by {items}")
+            for lane in range(width):
+                e = divmod(first + lane, n)
+                self.assertNotIn(e, stored)
+                stored[e] = items[0]
+        self.assertEqual(set(stored), {(r, c) for r in range(m) for c in range(n)})
+        br, bc = g.block
+        owners = g.owner_map()
+        self.assertEqual(len(owners), br * bc)
+        for e, (group, item) in stored.items():
+            gx, gy = group
+            self.assertEqual(owners.get((e[0] - gy * br, e[1] - gx * bc)), item, f"element {e}")
+        for gy in range(g.groups[1]):
+            for gx in range(g.groups[0]):
+                for (r, c), item in owners.items():
+                    e = (gy * br + r, gx * bc + c)
+                    self.assertEqual(g.stored(e), e in stored, f"element {e}")
+        # the tiles: each element loaded from the element of A (or A^T) or B the descriptor places there
+        tiles = {t.name: t for t in g.tiles}
+        a_shape = (k, m) if d.a_transposed else (m, k)
+        filled = {}
+        for (array, group, t, path), sources in tr.loads.items():
+            self.assertIn(array, tiles)
+            self.assertEqual(len(sources), 1, f"{array}{path} loaded from {sources}")
+            (buffer, flat), = sources
+            tile = tiles[array]
+            gx, gy = group
+            if tile.operand == "A":
+                self.assertEqual(buffer, "AT" if d.a_transposed else "A")
+                row, kk = element(a_shape, flat)
+                if d.a_transposed:
+                    row, kk = kk, row
+                i = row - gy * br
+            else:
+                self.assertEqual(buffer, "B")
+                kk, col = element((k, n), flat)
+                i = col - gx * bc
+            self.assertEqual(tile.cell(i, kk - t * g.k_tile, t), path, f"{array} element {path}")
+            filled.setdefault((array, group, t), set()).add(path)
+        for (array, group, t), paths in filled.items():
+            rows, cols = tiles[array].float_shape
+            self.assertEqual(len(paths), rows * cols, f"{array} of tile {t} not filled")
+        # the reads at each k: the rows of A and columns of B of what the work-item owns
+        for (group, item), reads in tr.reads.items():
+            at = {}
+            for array, t, kk, path in reads:
+                at.setdefault((t, kk), {}).setdefault(array, set()).add(path)
+            for (t, kk), got in at.items():
+                self.assertEqual(got, g.reads(*item, kk, t), f"work-item {item} at k = {kk}")
+
+
+if __name__ == "__main__":
+    SOURCE, PLAN_DUMP_DIR = sys.argv[1], sys.argv[2]
+    unittest.main(argv=sys.argv[:1] + sys.argv[3:], verbosity=1)
