@@ -81,6 +81,15 @@ def print_table(results, out):
             out.write(f"{r['name']:<28}{'-':>10}{'-':>13}{'-':>11}{'-':>11}  {what.upper()}: {detail}\n")
     if not steps:
         out.write("(no steps were built)\n")
+    # The plain verdict where the path stops paying (on a CPU through PoCL, after the vectors)
+    ran = [r for r in steps if r["rc"] == 0 and r["row"]]
+    if device_row and ran:
+        best = max(ran, key=lambda r: float(r["row"]["gflops"]))
+        if best is not ran[-1] and "Portable Computing Language" in device_row["platform"]:
+            out.write(f"\nOn this CPU no step after {best['name']} gets back to its rate: PoCL runs a work-group's "
+                      "work-items as loops on the cores, local memory is ordinary cached memory, and the vectors "
+                      "already fill the SIMD registers, so the later steps' transposes, register blocks, padding "
+                      "and double buffering add work without removing a limit the CPU has.\n")
 
 
 def main():

@@ -246,8 +246,8 @@ def gain_snippet(steps, step, results):
             text += "; " + ", ".join(refs)
         v = stall(r)
         if v and step.name in v[1]:
-            text += (f". Like every step after step {number(v[0])}, it never gets back to step {number(v[0])}'s rate "
-                     "on this device, at any size of the file (the verdict on the \\ref index \"main page\")")
+            text += (f". Like every step after step {number(v[0])}, it does not get back to step {number(v[0])}'s rate "
+                     "on this device at this size (the verdict on the \\ref index \"main page\")")
         out.append(text + ".")
     if not results:
         out.append("- " + NO_RESULTS.strip())
@@ -260,21 +260,14 @@ def number(program):
 
 
 def stall(r):
-    """(step, later steps) when every step after the fastest one (at the headline size) is slower
-    than it at every size where both ran, else None."""
+    """(step, later steps) when every step after the fastest one at the headline size (the size a
+    reader's tour runs) is slower than it there, else None."""
     steps = [p for p in r.steps if r.gflops(p) is not None]
     if len(steps) < 2:
         return None
     best = max(steps, key=r.gflops)
     later = steps[steps.index(best) + 1:]
-    if not later:
-        return None
-    for p in later:
-        for s in r.sizes:
-            a, b = r.gflops(best, s), r.gflops(p, s)
-            if a is not None and b is not None and b >= a:
-                return None
-    return best, later
+    return (best, later) if later else None
 
 
 # Why the GPU's steps do not pay on a CPU through PoCL, for the verdict
@@ -296,11 +289,9 @@ def verdict_snippet(results):
         nums = [number(p) for p in later]
         span = f"steps {nums[0]} to {nums[-1]}" if len(nums) > 1 else f"step {nums[0]}"
         at = ", ".join(f"step {number(p)} {fmt_gflops(r.gflops(p))}" for p in later)
-        text = (f"**{md_escape(r.stem)}** ({md_escape(r.device)}): {span} never get back to step "
-                f"{number(best)}'s rate, at any of the file's sizes "
-                f"({', '.join(size_short(s) for s in r.sizes if r.gflops(best, s) is not None)}); at "
-                f"{size_short(r.headline)}, step {number(best)} {fmt_gflops(r.gflops(best))} GFLOPS, "
-                f"{at}.")
+        text = (f"**{md_escape(r.stem)}** ({md_escape(r.device)}): at {size_short(r.headline)}, the size of "
+                f"the tour there, {span} do not get back to step {number(best)}'s rate: step {number(best)} "
+                f"{fmt_gflops(r.gflops(best))} GFLOPS, {at} (other sizes: the results page).")
         if "Portable Computing Language" in r.platform:
             text += f" The reason: {POCL_REASON}. On a CPU, the path ends at step {number(best)}."
         out.append(text)
