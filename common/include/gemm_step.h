@@ -139,6 +139,18 @@ void gemm_arg_sgemm(gemm_launch *l, long m, long n, long k, float alpha, float b
 gemm_launch *gemm_plan_transpose(gemm_plan *plan, const char *label, long rows, long cols, long tile, long pad,
                                  gemm_buffer_id in, gemm_buffer_id out);
 
+/**
+ * @brief The plan of steps 6 to 8 (zero-padding, "padding" meaning zero-padding of the matrices):
+ * Kp, Mp, Np are K, M, N rounded up to TSK, TSM, TSN; `transpose` writes A^T zero-padded to
+ * Kp x Mp; `pad` copies B into Kp x Np with zeros around it, only when B is not already that size;
+ * `sgemm` runs on the padded sizes, with the caller's beta when C needs no padding and beta = 0 into
+ * a padded C otherwise; `unpad` then copies C's M x N corner into C, applying beta. The helpers take
+ * TRANSPOSE_TILE x TRANSPOSE_TILE work-groups, the sgemm TSN/WPTN x TSM/WPTM; the kernels' header
+ * comments give their arguments. The step's own checks on its parameters come first, in its plan.
+ * @param sgemm_local_bytes the local memory the step's sgemm declares, for the device check
+ */
+void gemm_plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes);
+
 /** @brief @p x rounded up to a multiple of @p multiple. */
 size_t gemm_round_up(size_t x, size_t multiple);
 
