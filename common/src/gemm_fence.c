@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -114,6 +115,10 @@ static size_t put_number(char *buf, size_t at, size_t cap, long long v)
     return at;
 }
 
+/* Set by the first thread whose access faults: the device's threads can fault together, and the
+ * report is one line (the others wait for the _exit() that ends the process). */
+static atomic_flag fault_reported = ATOMIC_FLAG_INIT;
+
 static void on_fault(int sig, siginfo_t *info, void *context)
 {
     (void)context;
@@ -122,6 +127,9 @@ static void on_fault(int sig, siginfo_t *info, void *context)
         const struct watch *w = &watches[i];
         if (!w->used || addr < w->lo || addr >= w->hi || (addr >= w->usable_lo && addr < w->usable_hi))
             continue;
+        if (atomic_flag_test_and_set(&fault_reported))
+            for (;;)
+                pause();
         /* An element index relative to the matrix: -1 is just before it, elems just after it. */
         const long long index = addr >= w->matrix ? (long long)((addr - w->matrix) / sizeof(float))
                                                   : -(long long)((w->matrix - addr + sizeof(float) - 1) / sizeof(float));
