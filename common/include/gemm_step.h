@@ -147,6 +147,9 @@ gemm_launch *gemm_plan_transpose(gemm_plan *plan, const char *label, long rows, 
  * a padded C otherwise; `unpad` then copies C's M x N corner into C, applying beta. The helpers take
  * TRANSPOSE_TILE x TRANSPOSE_TILE work-groups, the sgemm TSN/WPTN x TSM/WPTM; the kernels' header
  * comments give their arguments. The step's own checks on its parameters come first, in its plan.
+ * @param p the problem, with the step's parameters (TSM, TSN, TSK, WPTM, WPTN, WIDTH,
+ *          TRANSPOSE_TILE, TRANSPOSE_PAD)
+ * @param plan the plan to fill
  * @param sgemm_local_bytes the local memory the step's sgemm declares, for the device check
  */
 void gemm_plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes);
