@@ -113,5 +113,14 @@ variants() {
   done
 }
 
+# Step 9 (split-K): how many slices of K pay at each size, against the host's own choice
+# (SLICES=0) and step 8, at the sizes where the blocks of C leave the GPU partly idle (1024, 4097,
+# 1000x3000x500) and where they fill it (2048, 4095, 4096, 8192).
+split_k() {
+  local sizes=512,1024,2048,4095,4096,4097,8192,1000x3000x500,1024x1024x8192
+  tune --size $sizes --step kernel08_warp_tiling --no-verify-best --grid "TSM=128"
+  tune --size $sizes --step kernel09_split_k --no-verify-best --grid "SLICES=0,1,2,3,4,5,6,8,12,16"
+}
+
 for p in $parts; do $p; done
 rm -f "$best"

@@ -108,6 +108,9 @@ typedef struct gemm_plan {
     gemm_launch launch[GEMM_MAX_LAUNCHES];   /**< the launches, run in this order */
     size_t temp_elems[GEMM_MAX_TEMPS];       /**< size of helper buffer i in floats (0 = unused) */
     const char *temp_label[GEMM_MAX_TEMPS];  /**< what helper buffer i holds */
+    const char *chosen;                      /**< a parameter the plan chose itself (its `-D` value was 0,
+                                                  "automatic": step 9's SLICES), or NULL */
+    long chosen_value;                       /**< the value chosen: the report and the kernel's build see it */
 } gemm_plan;
 
 /** @brief Appends a launch of @p kernel over @p global_cols x @p global_rows with @p local_cols x @p local_rows work-groups. */
@@ -154,6 +157,38 @@ gemm_launch *gemm_plan_transpose(gemm_plan *plan, const char *label, long rows, 
  */
 void gemm_plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes);
 
+/**
+ * @brief How many slices step 9 splits K into (its parameter SLICES; 0 lets this function choose).
+ *
+ * The model, in units of one TSK-deep tile of the sgemm's loop: the device runs
+ * compute units x GROUPS_PER_CU work-groups at once, so `blocks*s` work-groups take
+ * ceil(blocks*s / that) waves, each as long as one slice, ceil(Kp/TSK / s) tiles; adding up s
+ * partial copies of C (and writing the result) reads and writes (s+1) floats per element of C,
+ * which costs 4*(s+1)*GEMM_SPLIT_FLOPS_PER_BYTE / (2*TSK) tiles per wave of blocks. The chosen s
+ * is the cheapest (the smallest of equals), at most 64, Kp/TSK, and what keeps s*Mp*Np floats
+ * within one allocation and the kernels' 32-bit indices.
+ * @param p the problem, with TSM, TSN, TSK, SLICES and GROUPS_PER_CU
+ * @return SLICES itself when it is not 0, the chosen number of slices otherwise
+ */
+long gemm_split_k_slices(const gemm_problem *p);
+
+/**
+ * @brief A GPU's arithmetic rate divided by its memory bandwidth, in flops per byte, as
+ * gemm_split_k_slices() assumes it (an NVIDIA H100 runs step 8's sgemm at about 46 TFLOPS and
+ * copies at about 3 TB/s).
+ */
+#define GEMM_SPLIT_FLOPS_PER_BYTE 15.0
+
+/**
+ * @brief Step 9's plan: gemm_plan_padded() with K split into @p slices (gemm_split_k_slices()):
+ * the sgemm's grid of work-groups is repeated @p slices times along dimension 1, each copy
+ * writing its partial product (times alpha, with beta = 0) into its own Mp x Np matrix of a helper
+ * buffer, and `unpad` adds the copies up into C, applying beta. With one slice it is
+ * gemm_plan_padded()'s plan, except that `unpad` takes step 9's arguments
+ * `(rows, cols, paddedRows, paddedCols, slices, beta, in, out)`.
+ */
+void gemm_plan_split_k(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, long slices);
+
 /** @brief @p x rounded up to a multiple of @p multiple. */
 size_t gemm_round_up(size_t x, size_t multiple);
 
@@ -173,7 +208,7 @@ int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, lon
                        const char *pk, long tk);
 
 /**
- * @name Parameters shared by steps 4 to 6
+ * @name Parameters shared by steps 4 to 9
  * Initializers of #gemm_param_info for the parameters that several steps take, so that each
  * step's table lists the ones it uses and every step describes them alike.
  * @{
@@ -202,6 +237,12 @@ int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, lon
 /** @brief TRANSPOSE_PAD: local-memory padding of the transpose tile. */
 #define GEMM_PARAM_TRANSPOSE_PAD \
     {"TRANSPOSE_PAD", 0, 1, "local-memory padding of the transpose tile against bank conflicts (0 or 1 float per row)"}
+/** @brief SLICES: how many parts step 9 splits K into (0: the host chooses). */
+#define GEMM_PARAM_SLICES \
+    {"SLICES", 0, 64, "split K into this many slices, each a work-group per block of C (0: chosen for the problem and the device)"}
+/** @brief GROUPS_PER_CU: how many sgemm work-groups a compute unit runs at once (for choosing SLICES). */
+#define GEMM_PARAM_GROUPS_PER_CU \
+    {"GROUPS_PER_CU", 1, 64, "work-groups of the sgemm that one compute unit runs at once, for choosing SLICES"}
 /** @} */
 
 /**

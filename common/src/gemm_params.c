@@ -42,6 +42,9 @@ static const struct {
     {"kernel08_warp_tiling", ANY, "TSM=64 TSN=64 TSK=16 WTM=16 WTN=64 WPTM=4 WPTN=8 WIDTH=4 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1"},
     {"kernel08_warp_tiling", GEMM_DEVICE_CPU, "TSM=32 TSN=64 WTM=32 WTN=64 WPTM=8 WPTN=8 WIDTH=8"},
     {"kernel08_warp_tiling", GEMM_DEVICE_NVIDIA_GPU, "TSM=128 TSN=128 TSK=16 WTM=64 WTN=64 WPTM=16 WPTN=8"},
+    {"kernel09_split_k", ANY, "TSM=64 TSN=64 TSK=16 WTM=16 WTN=64 WPTM=4 WPTN=8 WIDTH=4 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1 SLICES=0 GROUPS_PER_CU=2"},
+    {"kernel09_split_k", GEMM_DEVICE_CPU, "TSM=32 TSN=64 WTM=32 WTN=64 WPTM=8 WPTN=8 WIDTH=8 GROUPS_PER_CU=1"},
+    {"kernel09_split_k", GEMM_DEVICE_NVIDIA_GPU, "TSM=128 TSN=128 TSK=16 WTM=64 WTN=64 WPTM=16 WPTN=8 GROUPS_PER_CU=2"},
 };
 
 int gemm_params_defaults(const char *step, gemm_device_class cls, gemm_defines *out, gemm_msg *msg)

@@ -786,8 +786,11 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         plan.launch[0].local[0] = plan.launch[0].local[1] = 1;
     } else {
         rc = step->plan(&prob, &plan, &msg);
+        if (!rc && plan.chosen) /* a parameter the plan chose: reported and built with its value */
+            rc = gemm_defines_set(&params, plan.chosen, plan.chosen_value, &msg);
         if (rc)
             goto done;
+        gemm_defines_format(&params, params_text, sizeof params_text);
     }
     rc = gemm_check_plan(&prob, &plan, params_text, &msg);
     if (!rc)
