@@ -100,7 +100,8 @@
 // Which kernel applies beta: when M and N are multiples of TSM and TSN and K is not split
 // (SLICES = 1), C needs no padding, sgemm writes straight into C with the caller's alpha and beta
 // and unpad is not launched; otherwise sgemm writes the padded C, or its SLICES partial copies,
-// with the caller's alpha and beta = 0, and unpad adds them up and applies the caller's beta. B is padded only when K or N is not a multiple of TSK or TSN; A is always transposed.
+// with the caller's alpha and beta = 0, and unpad adds them up and applies the caller's beta.
+// B is padded only when K or N is not a multiple of TSK or TSN; A is always transposed.
 
 #if WIDTH == 1
     typedef float floatX;
