@@ -211,14 +211,14 @@ void unpad(const int rows, const int cols, const int paddedRows, const int padde
 // This work-item's share of tile t of A^T and of B, from global memory into registers. The
 // work-group loads the tiles vector by vector, neighbouring work-items taking neighbouring
 // vectors of a row (coalesced); work-item tid takes vectors tid, tid + THREADS, ...
-void loadTiles(const int t, const int tid, const int blockRow, const int M, const int N,
+void loadTiles(const int t, const int tid, const int M, const int N,
                 const __global floatX* AT, const __global floatX* B,
                 floatX Anext[LPTA], floatX Bnext[LPTB])
 {
     #pragma unroll
     for (int l = 0; l < LPTA; l++) {
         const int i = tid + l*THREADS, k = i / (TSM/WIDTH), m = i % (TSM/WIDTH);
-        Anext[l] = AT[(t*TSK + k)*(M/WIDTH) + blockRow*(TSM/WIDTH) + m];
+        Anext[l] = AT[(t*TSK + k)*(M/WIDTH) + m];  // AT points to the block row's first column
     }
     #pragma unroll
     for (int l = 0; l < LPTB; l++) {
@@ -248,11 +248,15 @@ void sgemm(const int M, const int N, const int K,
 
     // Which block row of C this work-group computes, and over which slice of K's tiles: the
     // work-group rows are the M/TSM block rows SLICES times over. Slice s writes its partial sums
-    // into the s-th M x N matrix of C.
+    // into the s-th M x N matrix of C. AT and B are moved once to the slice's first tile (and AT
+    // to the block row), so that the loop below is step 8's: with the offsets inside every
+    // address of the loop instead, it ran 1.2 % slower on an H100.
     const int blockRows = M/TSM;
     const int blockRow = get_group_id(1) % blockRows;
     const int slice = get_group_id(1) / blockRows, slices = get_num_groups(1) / blockRows;
     const int firstTile = slice*(K/TSK)/slices, numTiles = (slice + 1)*(K/TSK)/slices - firstTile;
+    AT += firstTile*TSK*(M/WIDTH) + blockRow*(TSM/WIDTH);
+    B += firstTile*TSK*(N/WIDTH);
     C += slice*(M/WIDTH)*N;
 
     // Two tiles of A^T (TSK x TSM) and two of B (TSK x TSN), shared by the whole work-group,
@@ -274,12 +278,11 @@ void sgemm(const int M, const int N, const int K,
 
     // The next tiles, on their way from global to local memory: the slice's first tile first
     floatX Anext[LPTA], Bnext[LPTB];
-    loadTiles(firstTile, tid, blockRow, M, N, AT, B, Anext, Bnext);
+    loadTiles(0, tid, M, N, AT, B, Anext, Bnext);
 
-    // Walk along the slice of K one tile at a time: tile firstTile + i goes into buffer i%2 (counted
-    // from 0, as in step 8, so that the compiler can unroll the loop by two with fixed buffers)
-    for (int i = 0; i < numTiles; i++) {
-        const int t = firstTile + i, buf = i % 2;
+    // Walk along the slice of K one tile at a time (t counts the slice's tiles)
+    for (int t = 0; t < numTiles; t++) {
+        const int buf = t % 2;
 
         // Store tile t into buffer buf. Nobody reads that buffer now: its last reader was
         // tile t-2, and every work-item passed the barrier of tile t-1 after computing with it.
@@ -299,8 +302,8 @@ void sgemm(const int M, const int N, const int K,
 
         // Start loading tile t+1: the loads are in flight while the multiply-adds below run,
         // and their registers are read only at the top of the next iteration
-        if (i + 1 < numTiles)
-            loadTiles(t + 1, tid, blockRow, M, N, AT, B, Anext, Bnext);
+        if (t + 1 < numTiles)
+            loadTiles(t + 1, tid, M, N, AT, B, Anext, Bnext);
 
         // Partial dot products: for each k, copy the WPTM values of A and WPTN/WIDTH vectors of B
         // this work-item needs into registers, then do all WPTM x WPTN multiply-adds from there.
