@@ -21,6 +21,10 @@ ARITH_ROWS = [
     ("lpf", "local-memory floats read per multiply-add"),
     ("acc", "results (accumulators) per work-item"),
     ("useful", "useful share of the multiply-adds (the rest multiply padding zeros)"),
+    ("slices", "slices of K (SLICES): work-groups per block of C"),
+    ("groups", "work-groups of the sgemm"),
+    ("walk", "tiles of K a work-group walks through (the longest slice)"),
+    ("copies", "global-memory bytes per FLOP of C's partial copies (sgemm writes, unpad reads)"),
 ]
 
 
@@ -61,7 +65,9 @@ def arith_snippet(steps, step, results, ptxas):
         report = ptxas.get(r.stem)
         kernels = report[1].get(s.name, {}).get("kernels", []) if report else []
         sg = [kk for kk in kernels if kk[0] == "sgemm"]
-        same = report and report[1].get(s.name, {}).get("params") == r.row(s.name)["params"]
+        d = stepdefs.get(s.name)
+        same = report and d.same_build(parse_params(report[1].get(s.name, {}).get("params")),
+                                       parse_params(r.row(s.name)["params"]))
         regs.append(f"{sg[0][1]}" + ("" if same else " (other parameters)") if sg else "-")
     if any(x != "-" for x in regs):
         rows.append(("registers per work-item, sgemm (compiler report)", regs))

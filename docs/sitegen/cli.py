@@ -5,7 +5,7 @@ import os
 import sys
 
 from . import __doc__ as DESCRIPTION
-from . import arithmetic, ceilings, diagrams, diffs, figures, params, plots, tables, tuning_tables
+from . import arithmetic, ceilings, diagrams, diffs, figures, params, plots, stepdefs, tables, tuning_tables
 from .checks import check_html
 from .common import InputError, ToolError
 from .records import load_ptxas, load_tuning
@@ -21,6 +21,7 @@ class Context:
         self.gnuplot = args.gnuplot
         self.docs_dir = os.path.join(args.source, "docs")
         self.steps = discover_steps(args.source)
+        stepdefs.configure(args.source)
         self.results = load_results(args.results)
         self.tuning_dir = args.tuning if args.tuning is not None else os.path.join(args.source, "bench", "tuning")
         self.tuning = load_tuning(self.tuning_dir)

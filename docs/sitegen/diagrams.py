@@ -7,6 +7,9 @@ docs/tests/test_geometry.py checks against the step's plan() and kernel), for on
     7's two buffers), with the k-slice the work-items read at one k and what three of them read;
   - right: the block of C, and which elements three neighbouring work-items own (their vectors,
     their register blocks and how the blocks interleave).
+Step 9 (K split into SLICES slices) shows a problem at which the host splits K on the recorded
+device (its compute units from the `--list-devices` listing in bench/tuning/), the slices of K
+marked on A and B, the work-group's slice, and C's partial copies, one per slice.
 Files: diagram_stepNN_CLASS.svg for each parameter set a recorded device ran with (named by its
 device class in common/src/gemm_params.c), shown by stepNN_diagram.md; and every
 diagram_stepNN_set_NAMEVALUE_..[_size_MxNxK].svg that a page of docs/ names (an exercise's -D
@@ -20,6 +23,7 @@ import textwrap
 from . import stepdefs
 from .common import InputError, md_escape, parse_params, write
 from .params import device_class
+from .records import device_listing
 
 # One colour per highlighted work-item: (0, 0), its neighbour along dimension 0, along dimension 1
 ITEMS = [((0, 0), "#1f5fa8", "work-item (0, 0)"), ((1, 0), "#e07b1a", "work-item (1, 0), next along dimension 0"),
@@ -114,7 +118,8 @@ class Canvas:
         self.ax.set_aspect("equal", anchor="N")
         self.ax.axis("off")
         box = self.ax.get_position()
-        self.ax.figure.text(box.x0, 0.865, title, fontsize=10, weight="bold", va="bottom")
+        self.ax.figure.text(box.x0, getattr(self.ax.figure, "panel_title_y", 0.865), title, fontsize=10,
+                            weight="bold", va="bottom")
 
 
 def hatch_outside(cv, x, y, rows, cols, real_rows, real_cols):
@@ -143,19 +148,26 @@ class View:
         self.padded = g.kernel_size != self.size           # step 6: zero-padded matrices
         self.idle = not self.padded and g.grid != self.size[:2]  # step 1: a launch rounded up
         last = self.padded or self.idle
-        self.group = (g.groups[0] - 1, g.groups[1] - 1) if last else (min(1, g.groups[0] - 1), min(1, g.groups[1] - 1))
+        bx = g.groups[0] - 1 if last else min(1, g.groups[0] - 1)
+        by = g.block_rows - 1 if last else min(1, g.block_rows - 1)
+        # step 9: the work-group of slice 1 (or the first other slice that has tiles of K)
+        self.slice = next((s for s in list(range(1, g.slices)) + [0]
+                           if not g.k_tile or len(g.tile_range((bx, s * g.block_rows + by)))), 0)
+        self.group = (bx, self.slice * g.block_rows + by)
         depth = g.k_tile or 1
-        tiles_k = g.kernel_size[2] // depth
-        self.t = tiles_k - 1 if last else min(1, tiles_k - 1)
+        walk = len(g.tile_range(self.group)) if g.k_tile else 1  # the tiles this work-group walks through
+        self.t = max(0, walk - 1) if last else min(1, max(0, walk - 1))
         if any(tile.buffers > 1 for tile in g.tiles):  # a tile computed while the next one is loaded
-            self.t = max(0, tiles_k - 2) if last else min(1, max(0, tiles_k - 2))
+            self.t = max(0, walk - 2) if last else min(1, max(0, walk - 2))
+        # t counts the work-group's walk; `tile` is that tile's index along K (the same before step 9)
+        self.tile = (g.tile_of(self.group, self.t) or 0) if g.k_tile else 0
         self.kk = min(1, depth - 1)
         self.why = "zero-padding" if self.padded else "work-items that return at once"
 
     def real_in_block(self):
         """(rows, columns) of the group's block that hold elements of the real C."""
-        (gx, gy), (rows, cols) = self.group, self.g.block
-        return self.size[0] - gy * rows, self.size[1] - gx * cols
+        (r0, c0) = self.g.origin(self.group)
+        return self.size[0] - r0, self.size[1] - c0
 
 
 def panel_problem(cv, v):
@@ -168,6 +180,11 @@ def panel_problem(cv, v):
     gap = max(grid_rows, grid_cols, kp) * 0.06
     pm, pn, pk = names(d, g.params)
     gx, gy = v.group
+    # step 9: C's partial copies, one per slice of K, behind it (the shown work-group's in front)
+    shift = gap * 0.3
+    copies = min(g.slices - 1, 3)
+    for j in range(copies, 0, -1):
+        cv.rect(j * shift, j * shift, grid_cols, grid_rows, fill="white", edge="#7a55b0", lw=0.8, z=0.5)
     # A (left), B (above), C, with what the padding or the rounded launch adds
     ax0, by0 = -kp - gap, -kp - gap
     for x, y, r, c in ((ax0, 0, m, k), (0, by0, k, n), (0, 0, m, n)):
@@ -181,16 +198,33 @@ def panel_problem(cv, v):
     cv.grid(0, 0, grid_rows, grid_cols, rows, cols, color="#8f98a8", lw=0.5, z=7)
     # the work-group's band of A and B (inside the matrices the kernel reads), the tile it holds,
     # and its block of C
-    ty, tx = gy * rows, gx * cols
+    ty, tx = g.origin(v.group)
     a_rows = min(rows, mp - ty)
     b_cols = min(cols, np_ - tx)
-    cv.rect(ax0, ty, kp, a_rows, fill=BAND_FILL, edge="#5b7bb0", lw=0.6, z=2)
-    cv.rect(tx, by0, b_cols, kp, fill=BAND_FILL, edge="#5b7bb0", lw=0.6, z=2)
+    k0, k1 = 0, kp  # the part of K the work-group walks through: all of it, or its slice (step 9)
+    if g.slices > 1:
+        walk = g.tile_range(v.group)
+        k0, k1 = walk[0] * depth if len(walk) else 0, walk[-1] * depth + depth if len(walk) else 0
+        cv.rect(ax0, ty, kp, a_rows, fill="#f3f5fa", edge="none", z=2)
+        cv.rect(tx, by0, b_cols, kp, fill="#f3f5fa", edge="none", z=2)
+        tiles_k = kp // depth
+        bounds = [s * tiles_k // g.slices * depth for s in range(g.slices + 1)]
+        for s, (b0, b1) in enumerate(zip(bounds, bounds[1:])):
+            if s:
+                cv.ax.plot([ax0 + b0, ax0 + b0], [0, m], color="#7a55b0", lw=0.9, ls=(0, (3, 2)), zorder=7)
+                cv.ax.plot([0, n], [by0 + b0, by0 + b0], color="#7a55b0", lw=0.9, ls=(0, (3, 2)), zorder=7)
+            if g.slices <= 8 and b1 > b0:
+                cv.text(ax0 + (b0 + b1) / 2, m + gap * 0.12, f"slice {s}", va="top", size=7, color="#5a3d8a",
+                        weight="bold" if s == v.slice else "normal")
+    cv.rect(ax0 + k0, ty, k1 - k0, a_rows, fill=BAND_FILL, edge="#5b7bb0", lw=0.6, z=2)
+    cv.rect(tx, by0 + k0, b_cols, k1 - k0, fill=BAND_FILL, edge="#5b7bb0", lw=0.6, z=2)
     if depth:
-        cv.rect(ax0 + v.t * depth, ty, depth, a_rows, fill=TILE_FILL, edge="#1f3f7a", lw=1.0, z=4)
-        cv.rect(tx, by0 + v.t * depth, b_cols, depth, fill=TILE_FILL, edge="#1f3f7a", lw=1.0, z=4)
-        cv.text(ax0 + (v.t + 0.5) * depth, ty - gap * 0.15, f"tile {v.t}: {pk} = {depth}", va="bottom", size=7.5)
-        cv.text(tx - gap * 0.15, by0 + (v.t + 0.5) * depth, f"tile {v.t}\n{pk} = {depth}", ha="right", size=7.5)
+        cv.rect(ax0 + v.tile * depth, ty, depth, a_rows, fill=TILE_FILL, edge="#1f3f7a", lw=1.0, z=4)
+        cv.rect(tx, by0 + v.tile * depth, b_cols, depth, fill=TILE_FILL, edge="#1f3f7a", lw=1.0, z=4)
+        if ty >= gap * 0.6:  # (in the top row of blocks it would meet A's label: B's says it)
+            cv.text(ax0 + (v.tile + 0.5) * depth, ty - gap * 0.15, f"tile {v.tile}: {pk} = {depth}", va="bottom",
+                    size=7.5)
+        cv.text(tx - gap * 0.15, by0 + (v.tile + 0.5) * depth, f"tile {v.tile}\n{pk} = {depth}", ha="right", size=7.5)
     else:  # step 1: work-item (0, 0)'s row of A and column of B
         cv.rect(ax0, ty, k, 1, fill=ITEMS[0][1], edge="none", z=4)
         cv.rect(tx, by0, 1, k, fill=ITEMS[0][1], edge="none", z=4)
@@ -201,10 +235,21 @@ def panel_problem(cv, v):
     # labels: sizes and the block's parameters
     dims = lambda real, pad: f"{real}" if real == pad else f"{real} (padded {pad})"  # noqa: E731
     cv.text(ax0, -gap * 0.35, f"A: M x K = {dims(m, mp)} x {dims(k, kp)}", ha="left", va="bottom", size=8)
-    cv.text(0, by0 - gap * 0.3, f"B: K x N = {dims(k, kp)} x {dims(n, np_)}", ha="left", va="bottom", size=8)
-    cv.text(ax0, grid_rows + gap * 0.9, f"C: M x N = {dims(m, mp)} x {dims(n, np_)}; {g.groups[0]} x {g.groups[1]} "
-            f"work-groups of {pm} x {pn} = {rows} x {cols}", ha="left", va="top", size=8)
-    cv.finish(ax0 - gap * 0.2, by0 - gap * 1.1, grid_cols + gap * 0.2, grid_rows + gap * 1.6,
+    if g.slices > 1:  # (C may be narrow: the label reaches left, over the empty corner above A)
+        cv.text(n, by0 - gap * 0.3, f"B: K x N = {dims(k, kp)} x {dims(n, np_)}", ha="right", va="bottom", size=8)
+    else:
+        cv.text(0, by0 - gap * 0.3, f"B: K x N = {dims(k, kp)} x {dims(n, np_)}", ha="left", va="bottom", size=8)
+    below = grid_rows + gap * 0.9 + copies * shift
+    c_text = (f"C: M x N = {dims(m, mp)} x {dims(n, np_)}; {g.groups[0]} x {g.groups[1]} "
+              f"work-groups of {pm} x {pn} = {rows} x {cols}")
+    if g.slices > 1:
+        c_text = textwrap.fill(f"C: M x N = {dims(m, mp)} x {dims(n, np_)}; {g.groups[0]} x {g.block_rows} blocks of "
+                               f"{pm} x {pn} = {rows} x {cols}, each computed by SLICES = {g.slices} work-groups, "
+                               f"one per slice of K, into {g.slices} partial copies of C (behind it), which unpad "
+                               "adds up", 60)
+    cv.text(ax0, below, c_text, ha="left", va="top", size=8)
+    cv.finish(ax0 - gap * 0.2, by0 - gap * 1.1, grid_cols + gap * 0.2 + copies * shift,
+              below + gap * (0.7 if g.slices <= 1 else 0.3 + 0.85 * (c_text.count("\n") + 1)),
               "Where the work-group's block sits")
 
 
@@ -216,7 +261,7 @@ def panel_tiles(cv, v):
         cv.finish(0, 0, 1, 1, "Local memory")
         return
     pm, pn, pk = names(d, g.params)
-    w, kk, t = g.width, v.kk, v.t
+    w, kk, t, tile_k = g.width, v.kk, v.t, v.tile
     (rows_blk, cols_blk), depth = g.block, g.k_tile
     widest = max(tile.float_shape[1] for tile in g.tiles)
     unit = max(widest, sum(t.float_shape[0] * t.buffers for t in g.tiles)) / 40.0  # about a line of text
@@ -236,8 +281,8 @@ def panel_tiles(cv, v):
             current = tile.buffers == 1 or b == t % tile.buffers
             if tile.buffers > 1:
                 y += 1.6 * unit
-                cv.text(0, y - 0.3 * unit, f"buffer {b}: " + (f"tile {t}, read now" if current else
-                        f"tile {t + 1}, being stored (from registers)"), ha="left", va="bottom", size=7.5,
+                cv.text(0, y - 0.3 * unit, f"buffer {b}: " + (f"tile {tile_k}, read now" if current else
+                        f"tile {tile_k + 1}, being stored (from registers)"), ha="left", va="bottom", size=7.5,
                         color="#333333" if current else "#777777")
             cv.rect(0, y, cols, rows, fill="#fafbfc" if current else "#eeeeee", edge="#333333", lw=0.9, z=1)
             cv.grid(0, y, rows, cols, 1, 1, lw=0.25)
@@ -257,11 +302,11 @@ def tile_view(cv, v, tile, x, y):
     kk, and what the highlighted work-items read there."""
     g = v.g
     kk, t = v.kk, v.t
-    (gx, gy), (rows_blk, cols_blk), depth = v.group, g.block, g.k_tile
+    (r0, c0), (rows_blk, cols_blk), depth = g.origin(v.group), g.block, g.k_tile
     m, n, k = v.size
     rows, cols = tile.float_shape
-    real_i = (m - gy * rows_blk) if tile.operand == "A" else (n - gx * cols_blk)
-    real_k = k - t * depth
+    real_i = (m - r0) if tile.operand == "A" else (n - c0)
+    real_k = k - v.tile * depth
     zeros = {tile.cell(i, kx, t)[-2:] for i in range(rows_blk if tile.operand == "A" else cols_blk)
              for kx in range(depth) if i >= real_i or kx >= real_k} if v.padded else set()
     cv.cells(x, y, zeros, PAD_FILL, z=3, hatch="////")
@@ -298,6 +343,10 @@ def panel_block(cv, v):
     cv.text(-pad * 1.6, rows / 2, f"{pm} = {rows}", rotation=90)
     gx, gy = v.group
     below = f"work-group ({gx}, {gy})" + (f";\nhatched: {v.why}" if real_rows < rows or real_cols < cols else "")
+    if g.slices > 1:
+        walk = g.tile_range(v.group)
+        below += (f",\nslice {v.slice} of K: tiles {walk[0]} to {walk[-1]}" if len(walk) else
+                  f",\nslice {v.slice} of K: no tile (it writes zeros)")
     if g.sub_tiles:
         below += (f"\nwarp tiles WTM x WTN = {g.sub_tiles[0][2]} x {g.sub_tiles[0][3]},\n"
                   f"{g.warp_items} work-items each")
@@ -305,8 +354,9 @@ def panel_block(cv, v):
     cv.finish(-pad * 3.5, -pad * 3, cols + pad, rows + pad * 3, "Who computes what")
 
 
-def summary_lines(g, d):
-    """The numbers under the picture, from the geometry."""
+def summary_lines(g, d, asked=None, device=None):
+    """The numbers under the picture, from the geometry (`asked`: the parameters before the host chose
+    any, `device` the device it chose them for)."""
     P = g.params
     (g0, g1), (l0, l1) = g.global_size, g.local_size
     pr, pc = g.per_item
@@ -317,6 +367,19 @@ def summary_lines(g, d):
     if g.tiles and g.tiles[0].buffers > 1:
         lines.append(f"{g.tiles[0].buffers} buffers of each tile: tile t is computed from buffer t%2 while tile t+1 "
                      "travels from global memory through registers into the other.")
+    if g.slices > 1:
+        tiles_k = g.kernel_size[2] // g.k_tile
+        sizes = sorted({len(g.tile_range((0, s * g.block_rows))) for s in range(g.slices)})
+        how = ""
+        if asked and asked.get("SLICES") == 0:
+            how = (f"SLICES=0: the host chose {g.slices} for this problem"
+                   + (f", from {device.compute_units} compute units ({device.name}) x GROUPS_PER_CU = "
+                      f"{P['GROUPS_PER_CU']} = {device.compute_units * P['GROUPS_PER_CU']} work-groups at once. "
+                      if device and device.compute_units else ". "))
+        lines.append(how + f"K split into {g.slices} slices of its {tiles_k} tiles ("
+                     + " or ".join(str(x) for x in sizes) + " each): work-group row g computes row g % "
+                     f"{g.block_rows} of blocks over slice g / {g.block_rows}, and writes its partial sums into that "
+                     f"slice's copy of C; unpad adds the {g.slices} copies up, applies beta and writes C.")
     if g.tiles:
         lines.append(f"Local memory: {g.local_bytes} bytes per work-group"
                      + (f"; the sgemm kernel runs on the zero-padded {g.kernel_size[0]} x {g.kernel_size[1]} x "
@@ -324,25 +387,34 @@ def summary_lines(g, d):
     return lines
 
 
-def draw(d, P, size, path, title):
-    """One diagram of step descriptor d with parameters P on the problem `size`, as SVG."""
+def draw(d, P, size, path, title, device=None):
+    """One diagram of step descriptor d with parameters P on the problem `size`, as SVG; a
+    parameter the host chooses (step 9's SLICES=0) chosen for `device` (a stepdefs.Device)."""
     mpl = _matplotlib()
     plt = mpl[0]
-    g = d.geometry(P, size)
+    g = d.geometry(P, size, device)
     v = View(d, g, size)
-    fig = plt.figure(figsize=(10.0, 6.2))
     heading, _, detail = title.partition(": ")
-    fig.text(0.01, 0.985, heading, fontsize=11.5, weight="bold", va="top")
-    fig.text(0.01, 0.948, textwrap.fill(detail, 120), fontsize=9, va="top", color="#333333")
-    axes = [fig.add_axes(r) for r in ([0.02, 0.2, 0.33, 0.65], [0.37, 0.2, 0.35, 0.65], [0.74, 0.2, 0.25, 0.65])]
+    detail = textwrap.fill(detail, 120)
+    summary = "\n".join(textwrap.fill(line, 140) for line in summary_lines(g, d, P, device))
+    # 6.2 inches for two lines of caption and five of summary; taller by what more of either takes
+    h0 = 6.2
+    top_extra = max(0, detail.count("\n") - 1) * 0.17
+    h = h0 + top_extra + max(0, summary.count("\n") - 4) * 0.2
+    fig = plt.figure(figsize=(10.0, h))
+    at = lambda y: 1 - ((1 - y) * h0 + top_extra) / h  # noqa: E731  (y of the 6.2-inch layout, below the caption)
+    fig.text(0.01, 1 - 0.015 * h0 / h, heading, fontsize=11.5, weight="bold", va="top")
+    fig.text(0.01, 1 - 0.052 * h0 / h, detail, fontsize=9, va="top", color="#333333")
+    fig.panel_title_y = at(0.865)
+    axes = [fig.add_axes([x, at(0.85) - 0.65 * h0 / h, w, 0.65 * h0 / h])
+            for x, w in ((0.02, 0.33), (0.37, 0.35), (0.74, 0.25))]
     panel_problem(Canvas(axes[0], mpl), v)
     panel_tiles(Canvas(axes[1], mpl), v)
     panel_block(Canvas(axes[2], mpl), v)
     fig.legend(handles=[mpl[3](facecolor=color, edgecolor="none", label=label) for _, color, label in ITEMS],
-               loc="upper left", bbox_to_anchor=(0.005, 0.195), ncol=3, fontsize=8.5, frameon=False,
+               loc="upper left", bbox_to_anchor=(0.005, at(0.195)), ncol=3, fontsize=8.5, frameon=False,
                handlelength=1.0, columnspacing=1.5)
-    fig.text(0.01, 0.15, "\n".join(textwrap.fill(line, 140) for line in summary_lines(g, d)), fontsize=8.5,
-             va="top", linespacing=1.4)
+    fig.text(0.01, at(0.15), summary, fontsize=8.5, va="top", linespacing=1.4)
     fig.savefig(path, format="svg", metadata={"Date": None})
     plt.close(fig)
     return g
@@ -351,9 +423,12 @@ def draw(d, P, size, path, title):
 def class_sets(step, defaults, results):
     """The parameter sets to draw for a step: the ones each recorded device ran it with, or, where a
     device did not run it, its class's defaults; named by the device classes whose defaults they
-    are. The `gpu` defaults when no device is recorded."""
+    are (a run that reports the host's choice of a parameter whose default is 0, step 9's SLICES,
+    ran with the defaults). Each as (label, parameters, stems of the runs, results files of the
+    devices). The `gpu` defaults when no device is recorded."""
     sets = []
     table = defaults.get(step.name, {})
+    d = stepdefs.get(step.name)
     for r in results:
         row = r.row(step.name)
         cls = device_class(r, defaults)
@@ -363,16 +438,41 @@ def class_sets(step, defaults, results):
             P = table[cls]
         else:
             continue
-        label = "_".join(c for c, values in table.items() if values == P) or f"as-{r.stem}"
+        classes = [c for c, values in table.items() if d.same_params(P, values)]
+        if classes:
+            P = table[classes[0]]
+        label = "_".join(classes) or f"as-{r.stem}"
         entry = next((x for x in sets if x[0] == label), None)
         if entry is None:
-            entry = (label, P, [])
+            entry = (label, P, [], [])
             sets.append(entry)
         if row is not None:
             entry[2].append(r.stem)
+        entry[3].append(r)
     if not sets and "gpu" in table:
-        sets.append(("gpu", table["gpu"], []))
+        sets.append(("gpu", table["gpu"], [], []))
     return sets
+
+
+def split_example(d, P, device):
+    """Step 9's problem: the first of two at which the host splits K on `device` (8 x 8 blocks 64
+    tiles deep, 1024 x 1024 x 1024 with the NVIDIA defaults; a block short of a full one, 5 tiles
+    deep), else example_size()'s."""
+    for size in ((8 * P["TSM"], 8 * P["TSN"], 64 * P["TSK"]), (P["TSM"] - 1, P["TSN"] - 4, 5 * P["TSK"] - 5)):
+        if d.resolve(P, size, device)["SLICES"] > 1:
+            return size
+    return example_size(d, P)
+
+
+def chosen_text(d, P, size, device, where):
+    """What the host chose for a parameter of `chosen` left at 0, for a caption, or ""."""
+    picked = d.resolve(P, size, device)
+    out = [f"the host chose {k}={picked[k]}" for k in d.chosen if P.get(k) == 0]
+    if out and device and device.compute_units:
+        out[-1] += f" on {where}"
+    elif out:
+        out[-1] += " (no compute units known: as on docs/tests/plan_dump.c's device)"
+    return ", ".join(out)
 
 
 def requested(docs_dir):
@@ -397,13 +497,24 @@ def render(ctx):
         if d is None:
             raise InputError(f"docs/sitegen/stepdefs.py has no descriptor for {s.name}: add one to draw its diagram")
         out = []
-        for label, P, stems in class_sets(s, ctx.defaults, ctx.results):
-            size = example_size(d, P)
+        for label, P, stems, runs in class_sets(s, ctx.defaults, ctx.results):
+            device, where, extra = None, "", ""
+            if d.chosen:  # the host chooses a parameter for the device: that of the first run with a listing
+                for r in runs:
+                    listing = device_listing(ctx.tuning_dir, r.device, r.driver, prefer=f"{r.stem}-bench.log")
+                    if listing:
+                        device, where = stepdefs.Device(listing[0], listing[1], r.device), r.stem
+                        break
+                size = split_example(d, P, device)
+                extra = "; " + chosen_text(d, P, size, device, where)
+            else:
+                size = example_size(d, P)
             name = f"diagram_{s.page}_{label}.svg"
             who = (f"the {' and '.join(label.split('_'))} defaults" if not label.startswith("as-")
                    else f"the parameters of {label[3:]}")
             draw(d, P, size, os.path.join(ctx.out, name),
-                 f"Step {s.number} with {who}: {set_text(P)}; an example problem M={size[0]} N={size[1]} K={size[2]}")
+                 f"Step {s.number} with {who}: {set_text(P)}; an example problem M={size[0]} N={size[1]} K={size[2]}"
+                 + extra, device)
             ran = f" (the run{'s' if len(stems) > 1 else ''} of {', '.join(stems)})" if stems else ""
             out.append(f"\\image html {name} \"Step {s.number}, {md_escape(who)}{ran}\"\n")
         write(os.path.join(ctx.out, f"{s.page}_diagram.md"), "\n".join(out))
@@ -415,7 +526,9 @@ def render(ctx):
         d = stepdefs.get(s.name)
         P = dict(ctx.defaults.get(s.name, {}).get("gpu", {}), **values)
         size = size or example_size(d, P)
-        if d.refusal(P, size):
-            raise InputError(f"a page names {name}, which step {number} refuses: {d.refusal(P, size)}")
+        if d.refusal(d.resolve(P, size), size):
+            raise InputError(f"a page names {name}, which step {number} refuses: {d.refusal(d.resolve(P, size), size)}")
+        extra = ("; " + chosen_text(d, P, size, None, "")) if any(P.get(k) == 0 for k in d.chosen) else ""
         draw(d, P, size, os.path.join(ctx.out, name),
-             f"Step {s.number} with {set_text(values)}: {set_text(P)}; the problem M={size[0]} N={size[1]} K={size[2]}")
+             f"Step {s.number} with {set_text(values)}: {set_text(P)}; the problem M={size[0]} N={size[1]} K={size[2]}"
+             + extra)

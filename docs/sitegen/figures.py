@@ -13,6 +13,7 @@ that show them (SVG; Markdown for \\includedoc):
 import os
 import statistics
 
+from . import stepdefs
 from .common import fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, previous_step, size_short, size_text, write
 from .ceilings import ceilings_for
 from .records import tuning_for
@@ -140,8 +141,9 @@ def compare(steps, step, results, path):
         ax.grid(True, color="#e4e4e4", lw=0.6)
         ax.set_title(f"{r.stem}: {r.device}", fontsize=9, loc="left")
         ax.legend(fontsize=8, frameon=False)
-    fig.suptitle(f"Step {step.number} against step {prev.number} at every size of the sweep "
-                 "(open points: UNVERIFIED)", fontsize=10, x=0.01, ha="left")
+    fig.suptitle(f"Step {step.number} against step {prev.number} at every size of the sweep"
+                 + ("\n" if len(panels) == 1 else " ") + "(open points: UNVERIFIED)",  # one panel: too narrow
+                 fontsize=10, x=0.01, ha="left")
     fig.tight_layout()
     save(fig, path)
     return ratios
@@ -181,7 +183,11 @@ def measurements(r, tuning, step_name):
 
 def spread(step, results, tuning, out):
     """The snippet of spread_stepNN.md (and its figure), or None where no tuning run of the step covers
-    more than 6 sizes."""
+    more than 6 sizes. Not for a step whose host chooses a parameter per problem (step 9's SLICES):
+    one setting of it over every size is not what the step runs, and its page has its own table."""
+    d = stepdefs.get(step.name)
+    if d and d.chosen:
+        return None
     text = []
     for r in results:
         runs = [t for t in tuning_for(tuning, r)

@@ -6,6 +6,7 @@ itself."""
 import os
 import re
 
+from . import stepdefs
 from .common import InputError, md_escape, parse_params, write
 
 PARAMS_C = os.path.join("common", "src", "gemm_params.c")
@@ -15,6 +16,9 @@ PARAMS_C = os.path.join("common", "src", "gemm_params.c")
 CLASSES = [("cpu", "GEMM_DEVICE_CPU", "CPUs (PoCL), and class `other`"),
            ("nvidia-gpu", "GEMM_DEVICE_NVIDIA_GPU", "NVIDIA GPUs"),
            ("gpu", None, "other GPUs (AMD, Intel, ...)")]
+
+# Parameters per table of stepNN_defaults.md: more do not fit the page beside the other columns
+PER_TABLE, SPLIT_AT = 11, 8
 
 ROW = re.compile(r'\{\s*"(\w+)"\s*,\s*(ANY|GEMM_DEVICE_\w+)\s*,\s*"([^"]*)"\s*\}')
 
@@ -41,6 +45,13 @@ def read_defaults(source):
     return out
 
 
+def same(step, recorded, values):
+    """Whether a run of `step` that reports the parameters `recorded` ran with `values` (a parameter
+    the host chooses when its default is 0, step 9's SLICES, reports the choice)."""
+    d = stepdefs.get(step)
+    return values is not None and (d.same_params(recorded, values) if d else recorded == values)
+
+
 def device_class(r, defaults):
     """The device class whose defaults results file r ran with: the class matching the most of its
     steps' parameters, or None."""
@@ -48,7 +59,7 @@ def device_class(r, defaults):
     for step in r.steps:
         row = r.row(step)
         for cls, _, _ in CLASSES:
-            if row is not None and parse_params(row["params"]) == defaults.get(step, {}).get(cls):
+            if row is not None and same(step, parse_params(row["params"]), defaults.get(step, {}).get(cls)):
                 score[cls] = score.get(cls, 0) + 1
     return max(score, key=score.get) if score else None
 
@@ -59,15 +70,22 @@ def defaults_snippet(step, defaults, results):
     if not table:
         return f"`{PARAMS_C}` has no defaults for this step.\n"
     names = list(dict.fromkeys(n for cls, _, _ in CLASSES for n in table[cls]))
-    lines = ["| device class | " + " | ".join(names) + " | recorded runs with these values |",
-             "|---|" + "---:|" * len(names) + "---|"]
-    for cls, _, what in CLASSES:
-        ran = [f"`{md_escape(r.stem)}`" for r in results if r.row(step.name) is not None
-               and parse_params(r.row(step.name)["params"]) == table[cls]]
-        lines.append(f"| `{cls}`: {what} | " + " | ".join(str(table[cls].get(n, "-")) for n in names)
-                     + f" | {', '.join(ran) or '-'} |")
+    # more than PER_TABLE parameters do not fit the page in one table: tables of SPLIT_AT (the sgemm's
+    # tiles first), the recorded runs in the last
+    per = len(names) if len(names) <= PER_TABLE else SPLIT_AT
+    tables = []
+    for start in range(0, len(names), per):
+        chunk, last = names[start:start + per], start + per >= len(names)
+        lines = ["| device class | " + " | ".join(chunk) + (" | recorded runs with these values |" if last else " |"),
+                 "|---|" + "---:|" * len(chunk) + ("---|" if last else "")]
+        for cls, _, what in CLASSES:
+            ran = [f"`{md_escape(r.stem)}`" for r in results if r.row(step.name) is not None
+                   and same(step.name, parse_params(r.row(step.name)["params"]), table[cls])]
+            lines.append(f"| `{cls}`: {what} | " + " | ".join(str(table[cls].get(n, "-")) for n in chunk)
+                         + (f" | {', '.join(ran) or '-'} |" if last else " |"))
+        tables.append("\n".join(lines))
     return (f"From `{PARAMS_C}`, the table the programs read (a step's `--help` prints the same); "
-            "`-D NAME=VALUE` overrides any of them:\n\n" + "\n".join(lines) + "\n")
+            "`-D NAME=VALUE` overrides any of them:\n\n" + "\n\nAnd the rest of them:\n\n".join(tables) + "\n")
 
 
 def render(ctx):

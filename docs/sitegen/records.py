@@ -95,16 +95,23 @@ def load_ptxas(directory, results):
 def compute_units(directory, r):
     """The compute-unit count of r's device, from a committed `--list-devices` listing in
     bench/tuning/*.log, else None."""
-    paths = sorted(glob.glob(os.path.join(directory or "", "*.log")),
-                   key=lambda p: (os.path.basename(p) != f"{r.stem}-bench.log", p))
+    listing = device_listing(directory, r.device, r.driver, prefer=f"{r.stem}-bench.log")
+    return (listing[0], listing[2]) if listing else (None, None)
+
+
+def device_listing(directory, device, driver, prefer=""):
+    """(compute units, largest buffer in bytes, log file name) of a device and driver, from the
+    first committed `--list-devices` listing in bench/tuning/*.log that names them (`prefer` first),
+    else None. The listing gives the largest buffer in GiB to one decimal."""
+    paths = sorted(glob.glob(os.path.join(directory or "", "*.log")), key=lambda p: (os.path.basename(p) != prefer, p))
     for path in paths:
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()
-        m = re.search(r"device \d+: " + re.escape(r.device) + r" \[.*\]\n.*driver " + re.escape(r.driver)
-                      + r"; (\d+) compute units", text)
+        m = re.search(r"device \d+: " + re.escape(device) + r" \[.*\]\n.*driver " + re.escape(driver)
+                      + r"; (\d+) compute units.*\n(?:.*largest buffer ([0-9.]+) GiB)?", text)
         if m:
-            return int(m.group(1)), os.path.basename(path)
-    return None, None
+            return int(m.group(1)), int(float(m.group(2) or 0) * 2**30), os.path.basename(path)
+    return None
 
 
 # What one multiprocessor of an NVIDIA GPU holds at once, by compute capability (the CUDA C++

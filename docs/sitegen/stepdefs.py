@@ -3,11 +3,16 @@ written from its kernel file and main.c. Everything the site computes about a st
 arithmetic tables, the ceilings, the diagrams) reads them from here, so adding a step means adding
 one descriptor to this file.
 
-The formulas must match the kernels and the hosts exactly: docs/test_sitegen.py checks the
-geometry of every descriptor against each step's own plan() (run through docs/plan_dump.c) and
-against the index expressions read from its kernel file.
+The formulas must match the kernels and the hosts exactly: docs/tests/test_geometry.py checks the
+geometry of every descriptor against each step's own plan() (run through docs/tests/plan_dump.c),
+step 9's choice of SLICES against the host's, and the kernel file itself, traced work-item by
+work-item.
 """
-from .common import round_up
+import math
+import os
+import re
+
+from .common import InputError, round_up
 
 VECTOR_WIDTHS = (1, 2, 4, 8)
 
@@ -29,8 +34,10 @@ class Tile:
         return self.dims[-2], self.dims[-1] * self.width
 
     def cell(self, i, kk, t=0):
-        """Where element i (a row of the block for A, a column for B) of k-slice kk of tile t is
-        stored: the index path in floats (the last index counts floats, not vectors)."""
+        """Where element i (a row of the block for A, a column for B) of k-slice kk of the t-th tile
+        of the work-group's walk along K is stored: the index path in floats (the last index counts
+        floats, not vectors). The walk's t-th tile is in buffer t%2: for steps 7 and 8 tile t, for
+        step 9 tile t of its slice."""
         path = (kk, i) if self.axes[0] == "k" else (i, kk)
         return ((t % self.buffers,) if len(self.dims) == 3 else ()) + path
 
@@ -41,14 +48,17 @@ class Geometry:
     the tiles in local memory. Built by StepDef.geometry(); checked by docs/tests/test_geometry.py
     against the step's plan() and kernel."""
 
-    def __init__(self, d, P, size):
+    def __init__(self, d, P, size, device=None):
+        P = d.resolve(P, size, device)                     # a parameter the host chooses (SLICES=0), chosen
         self.step, self.params, self.size = d, dict(P), tuple(size)
         self.kernel_size = d.kernel_size(P, size)          # (M, N, K) the sgemm kernel is called with
         self.global_size, self.local_size = d.launch(P, size)
         self.groups = (self.global_size[0] // self.local_size[0], self.global_size[1] // self.local_size[1])
         self.items = self.local_size[0] * self.local_size[1]  # work-items per work-group
         self.block = d.block(P)                              # (rows, columns) of C per work-group
-        self.grid = (self.groups[1] * self.block[0], self.groups[0] * self.block[1])  # C's extent the groups cover
+        self.slices = d.slices(P)                            # step 9: work-groups per block of C, one per slice of K
+        self.block_rows = self.groups[1] // self.slices      # work-group rows of one slice
+        self.grid = (self.block_rows * self.block[0], self.groups[0] * self.block[1])  # C's extent the groups cover
         self.per_item = d.per_item(P)                        # (rows, columns) of C per work-item
         self.width = d.width(P)
         self.tiles = d.tiles(P)
@@ -75,13 +85,33 @@ class Geometry:
 
     def stored(self, e):
         """Whether the kernel stores element e = (row, column) of the grid: outside M x N only the
-        padded kernels of step 6 do (into a padded C); step 1's extra work-items return."""
+        padded kernels of step 6 do (into a padded C); step 1's extra work-items return. With K split
+        (step 9), C's copies lie one under the other and e's row counts through all of them."""
         m, n, _ = self.kernel_size
-        return e[0] < m and e[1] < n
+        return e[0] % self.grid[0] < m and e[1] < n
+
+    def slice_of(self, group):
+        """(slice of K, row of blocks) of work-group `group` = (g0, g1): the work-group rows are the
+        block rows SLICES times over."""
+        return divmod(group[1], self.block_rows)
+
+    def origin(self, group):
+        """The (row, column) of C where the block of work-group `group` starts."""
+        return self.slice_of(group)[1] * self.block[0], group[0] * self.block[1]
+
+    def tile_range(self, group):
+        """The tiles of K that work-group `group` walks through, as range(first, end)."""
+        depth = self.kernel_size[2] // self.k_tile if self.k_tile else 0
+        s = self.slice_of(group)[0]
+        return range(s * depth // self.slices, (s + 1) * depth // self.slices)
+
+    def tile_of(self, group, t):
+        """Which tile of K is the t-th of work-group `group`'s walk (t counts from 0 in the walk)."""
+        return self.tile_range(group)[0] + t if len(self.tile_range(group)) else None
 
     def reads(self, lx, ly, kk, t=0):
         """{tile name: set of float paths} that work-item (lx, ly) reads at step kk of the k-slice
-        of tile t: the rows of A and columns of B of the elements it owns."""
+        of the t-th tile of its walk along K: the rows of A and columns of B of the elements it owns."""
         rows = {r for r, _ in self.owned(lx, ly)}
         cols = {c for _, c in self.owned(lx, ly)}
         return {tile.name: {tile.cell(i, kk, t) for i in (rows if tile.operand == "A" else cols)}
@@ -92,6 +122,31 @@ class StepDef:
     """What every descriptor provides. `P` is {parameter: value}, `size` is (M, N, K)."""
     name = ""
     a_transposed = False   # the sgemm kernel reads A transposed (K x M), written by a helper kernel
+    chosen = ()            # parameters whose value 0 lets the host choose (the report shows the choice)
+    host_only = ()         # parameters only the host reads: the kernels' code does not depend on them
+
+    def resolve(self, P, size, device=None):
+        """P with every parameter of `chosen` that is 0 replaced by what the host chooses for this
+        problem on `device` (a Device, or None: the device of docs/tests/plan_dump.c, no compute
+        units); P itself where there is none."""
+        return P
+
+    def slices(self, P):
+        """Work-groups per block of C (step 9's SLICES, after resolve())."""
+        return 1
+
+    def same_build(self, a, b):
+        """Whether two parameter sets ({name: value}) build the same kernels: equal but for
+        `host_only` (a compiler report of one holds for the other)."""
+        return ({k: v for k, v in a.items() if k not in self.host_only}
+                == {k: v for k, v in b.items() if k not in self.host_only})
+
+    def same_params(self, recorded, defaults):
+        """Whether parameters a run reports are `defaults`: equal, except that a parameter of
+        `chosen` whose default is 0 reports the host's choice."""
+        keys = set(recorded) | set(defaults)
+        return all(recorded.get(k) == defaults.get(k) or (k in self.chosen and defaults.get(k) == 0
+                                                          and recorded.get(k, 0) > 0) for k in keys)
 
     def arithmetic(self, P, size):
         """{quantity: value} for the rows of arithmetic.ARITH_ROWS that apply to this step."""
@@ -104,8 +159,8 @@ class StepDef:
     def kernel_size(self, P, size):
         return tuple(size)
 
-    def geometry(self, P, size):
-        return Geometry(self, P, size)
+    def geometry(self, P, size, device=None):
+        return Geometry(self, P, size, device)
 
     def width(self, P):
         return P.get("WIDTH", 1)
@@ -368,8 +423,117 @@ class WarpTiling(DoubleBuffering):
                 for wi in range((P["TSM"] // P["WTM"]) * per_row)]
 
 
+class Device:
+    """What step 9's host reads of the device to choose SLICES (gemm_split_k_slices()): its compute
+    units and its largest allocation in bytes (0 where unknown, as in docs/tests/plan_dump.c)."""
+
+    def __init__(self, compute_units=0, max_alloc=0, name=""):
+        self.compute_units, self.max_alloc, self.name = compute_units, max_alloc, name
+
+
+# The header that holds GEMM_SPLIT_FLOPS_PER_BYTE, the flops per byte gemm_split_k_slices() assumes
+SPLIT_HEADER = "common/include/gemm_step.h"
+INT_MAX = 2**31 - 1
+
+
+def read_flops_per_byte(source):
+    """GEMM_SPLIT_FLOPS_PER_BYTE from common/include/gemm_step.h, or None."""
+    with open(os.path.join(source, SPLIT_HEADER), encoding="utf-8") as f:
+        m = re.search(r"#define\s+GEMM_SPLIT_FLOPS_PER_BYTE\s+([0-9.eE+-]+)", f.read())
+    return float(m.group(1)) if m else None
+
+
+class SplitK(WarpTiling):
+    """Step 8 with K split into SLICES slices (split_k.cl): work-group row g computes block row
+    g % (Mp/TSM) of C over slice g / (Mp/TSM) of K's Kp/TSK tiles, tiles s*T/S up to (s+1)*T/S
+    (T = Kp/TSK, S = SLICES, rounded down), into the s-th of S copies of C, which `unpad` adds up.
+    SLICES = 0 lets the host choose (gemm_split_k_slices() in common/src/gemm_padded.c: model())."""
+    name = "kernel09_split_k"
+    chosen = ("SLICES",)
+    host_only = ("SLICES", "GROUPS_PER_CU")  # the sgemm reads its slices from its launch geometry
+    flops_per_byte = None  # GEMM_SPLIT_FLOPS_PER_BYTE, read from the header by configure()
+
+    def slices(self, P):
+        if P["SLICES"] < 1:
+            raise ValueError("SLICES=0 must be resolved first (resolve())")
+        return P["SLICES"]
+
+    def model(self, P, size, device=None):
+        """gemm_split_k_slices(): [(s, waves, tiles per slice, cost)] for every s the host
+        considers, and the s it chooses (the cheapest, the smallest of equals). The cost counts
+        TSK-deep tiles of the sgemm's loop: waves of work-groups times the tiles of one slice, plus
+        the reading and writing of the s + 1 copies of C (when C is padded or split) at the
+        flops per byte GEMM_SPLIT_FLOPS_PER_BYTE."""
+        device = device or Device()
+        mp, np_, kp = self.padded(P, size)
+        depth = kp // P["TSK"]
+        pad_c = mp != size[0] or np_ != size[1]
+        blocks = (mp / P["TSM"]) * (np_ / P["TSN"])
+        at_once = float(device.compute_units * P["GROUPS_PER_CU"]) or 1.0
+        max_alloc_floats = device.max_alloc / 4
+        most = min(depth, 64)
+        while most > 1 and (most * mp * np_ > INT_MAX or most * mp * np_ > max_alloc_floats
+                            or most * depth > INT_MAX):
+            most -= 1
+        if most > 1 and self.flops_per_byte is None:
+            raise ValueError("stepdefs.configure(source) reads GEMM_SPLIT_FLOPS_PER_BYTE: call it first")
+        per_copy = 4.0 * (self.flops_per_byte or 0.0) / (2.0 * P["TSK"])
+        rows, best, best_cost = [], 1, 0.0
+        for s in range(1, most + 1):
+            waves = math.ceil(blocks * s / at_once)
+            tiles = -(-depth // s)
+            copies = s + 1 if s > 1 or pad_c else 0
+            cost = waves * tiles + copies * per_copy * blocks / at_once
+            rows.append((s, waves, tiles, cost))
+            if s == 1 or cost < best_cost:
+                best, best_cost = s, cost
+        return rows, best
+
+    def resolve(self, P, size, device=None):
+        if P.get("SLICES", 0) > 0:
+            return P
+        return dict(P, SLICES=self.model(P, size, device)[1])
+
+    def refusal(self, P, size):
+        why = super().refusal(P, size)
+        if why:
+            return why
+        depth = self.padded(P, size)[2] // P["TSK"]
+        if P["SLICES"] * depth > INT_MAX:
+            return f"SLICES={P['SLICES']} times the {depth} tiles of K must stay below 2^31"
+        return None
+
+    # global = (Np/WPTN, SLICES*Mp/WPTM), local = (TSN/WPTN, TSM/WPTM)
+    def launch(self, P, size):
+        (g0, g1), local = super().launch(P, size)
+        return (g0, self.slices(P) * g1), local
+
+    def arithmetic(self, P, size):
+        out = super().arithmetic(P, size)
+        s = self.slices(P)
+        mp, np_, kp = self.padded(P, size)
+        depth = kp // P["TSK"]
+        split = s > 1
+        out["work-items"] *= s
+        out["slices"] = s
+        out["groups"] = s * (mp // P["TSM"]) * (np_ // P["TSN"])
+        out["walk"] = -(-depth // s)
+        # the copies of C beyond the one result: written by the sgemm, read by unpad
+        out["copies"] = 8 * s * mp * np_ / (2.0 * mp * np_ * kp) if split else 0
+        return out
+
+
 STEPS = {d.name: d for d in (Naive(), Tiled(), Vectorized(), Transpose(), RegisterBlocking(), Padding(),
-                             DoubleBuffering(), WarpTiling())}
+                             DoubleBuffering(), WarpTiling(), SplitK())}
+
+
+def configure(source):
+    """Reads what the descriptors take from the sources rather than restate: step 9's
+    GEMM_SPLIT_FLOPS_PER_BYTE (common/include/gemm_step.h)."""
+    value = read_flops_per_byte(source)
+    if value is None:
+        raise InputError(f"{SPLIT_HEADER}: no #define GEMM_SPLIT_FLOPS_PER_BYTE")
+    SplitK.flops_per_byte = value
 
 
 def get(name):

@@ -4,16 +4,24 @@
   - tuning_step04.md, tuning_step05.md, tuning_step06.md: the fastest combination of each kind;
   - step04_vs_step03.md: why step 4 can be slower than step 3;
   - transpose_tile.md: TRANSPOSE_TILE and TRANSPOSE_PAD against the transpose's time;
-  - wgsize.md: combinations refused for CL_KERNEL_WORK_GROUP_SIZE, measured later.
+  - wgsize.md: combinations refused for CL_KERNEL_WORK_GROUP_SIZE, measured later;
+  - tuning_step09.md: step 9's SLICES against the problem size, the host's choice beside every
+    value forced and step 8 (the tuning runs, with the labels of their logs);
+  - step09_model.md: the host's model of the waves (gemm_split_k_slices(), stepdefs.SplitK.model())
+    at a few sizes of those runs, beside what each number of slices measured;
+  - step09_choice.md: what the host chooses on each recorded device at each size of its results file.
 """
 import glob
 import os
 import re
 
+from . import stepdefs
 from .arithmetic import workgroup_size
-from .common import (fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, parse_params, parse_parts, round_up,
+from .common import (InputError, fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, parse_params, parse_parts,
+                     previous_step, round_up,
                      size_short, size_text, write)
-from .records import SM_LIMITS, compute_units, device_groups, resident_groups, tuning_for
+from .params import device_class
+from .records import SM_LIMITS, compute_units, device_groups, device_listing, resident_groups, tuning_for
 
 WAVE_G = (1, 2, 4, 8)  # work-groups resident per compute unit, for the waves of padding_snippet
 
@@ -102,13 +110,17 @@ VARIANT_FILE = re.compile(r"(.+)-(plain|unroll|prefetch)\.csv$")
 
 
 def tuning_grid_snippet(results, tuning, step_name, keys, title, limit=10):
-    """The tuning runs of one step on each device, the fastest measurement of each value of `keys`."""
+    """The tuning runs of one step on each device, the fastest measurement of each value of `keys`:
+    the grids at one size (a run of the step over several sizes, such as the reference rows of step 8
+    beside step 9's sweep, is not ranked with them: tuning_step06.md and tuning_step09.md show those)."""
     out = []
     for label, device, files in device_groups(results, tuning):
         best = {}
         for t in files:
             m = VARIANT_FILE.match(t.name)
             if m and m.group(2) != "plain":  # a variant of the kernel (bench/variants.py), not the step
+                continue
+            if len({row["_size"] for row in t.rows if row["step"] == step_name}) > 1:
                 continue
             for row in t.rows:
                 if row["step"] != step_name:
@@ -384,8 +396,230 @@ def wgsize_snippet(tuning_dir, tuning, results):
 
 
 
+# bench/tune.py's log: a sweep's heading, and a combination that ran
+SWEEP_LINE = re.compile(r"tune: (\w+), \d+ combinations at (\S+)$")
+COMBO_LINE = re.compile(r"  (\S.*?)\s+([0-9.]+) GFLOPS  \(")
+
+
+def tuning_labels(t):
+    """The combination each measured row of tuning file t ran as, as bench/tune.py's log beside it
+    (NAME.log) names it: its -D values, `SLICES=0` where the row's params report the host's choice.
+    {id(row): label}, or {} where there is no log. The log's combinations are paired with the CSV's
+    rows of the same step and size in order, and must agree with them to the log's 0.1 GFLOPS."""
+    log = t.path[:-len(".csv")] + ".log"
+    if not os.path.isfile(log):
+        return {}
+    entries, key = {}, None
+    with open(log, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = SWEEP_LINE.match(line.rstrip("\n"))
+            if m:
+                dims = [int(x) for x in m.group(2).split("x")]
+                key = (m.group(1), tuple(dims * 3 if len(dims) == 1 else dims))
+                continue
+            m = COMBO_LINE.match(line) if key else None
+            if m:
+                entries.setdefault(key, []).append((m.group(1), float(m.group(2))))
+            elif not line.startswith("  "):
+                key = None
+    out = {}
+    for (step, size), combos in entries.items():
+        rows = [row for row in t.rows if row["step"] == step and row["_size"] == size
+                and "verified best" not in row["status"]]
+        if len(rows) != len(combos) or any(abs(row["_gflops"] - g) > 0.051 for row, (_, g) in zip(rows, combos)):
+            raise InputError(f"{log}: its combinations of {step} at {size_short(size)} are not the rows of "
+                             f"{t.name} (bench/tune.py writes both)")
+        for row, (label, _) in zip(rows, combos):
+            out[id(row)] = label
+    return out
+
+
+def split_runs(results, tuning, steps):
+    """The tuning runs of a step whose host chooses SLICES (step 9) over several sizes, with the
+    step before it: [(label, device name, file, step, previous step, {size: {"prev": GFLOPS,
+    "host": (chosen SLICES, GFLOPS), value: GFLOPS}}, listing)]."""
+    out = []
+    groups = device_groups(results, tuning)
+    for s in steps:
+        d = stepdefs.get(s.name)
+        if not d or "SLICES" not in d.chosen:
+            continue
+        prev = previous_step(steps, s)
+        for label, device, files in groups:
+            for t in files:
+                rows = [row for row in t.rows if row["step"] == s.name]
+                if len({row["_size"] for row in rows}) < 2:
+                    continue
+                labels = tuning_labels(t)
+                table = {}
+                for row in t.rows:
+                    if "verified best" in row["status"]:
+                        continue
+                    cell = table.setdefault(row["_size"], {})
+                    if prev and row["step"] == prev.name:
+                        cell["prev"] = max(cell.get("prev", 0), row["_gflops"])
+                    elif row["step"] == s.name:
+                        if labels.get(id(row)) == "SLICES=0":
+                            cell["host"] = (row["_params"]["SLICES"], row["_gflops"])
+                        elif "SLICES=0" not in labels.get(id(row), ""):
+                            v = row["_params"]["SLICES"]
+                            cell[v] = max(cell.get(v, 0), row["_gflops"])
+                first = rows[0]
+                listing = device_listing(os.path.dirname(t.path), first["device"], first["driver"])
+                out.append((label, device, t, s, prev, {k: v for k, v in table.items() if len(v) > 1}, listing))
+    # the newest first (by the date of each run's last row)
+    out.sort(key=lambda run: max(row["date"] for row in run[2].rows), reverse=True)
+    return out
+
+
+def split_snippet(runs):
+    """tuning_step09.md: for each run, a row per size: step 8, the host's choice, and every SLICES forced."""
+    out = []
+    for label, device, t, s, prev, table, listing in runs:
+        values = sorted({v for cell in table.values() for v in cell if isinstance(v, int)})
+        P = next(row["_params"] for row in t.rows if row["step"] == s.name)
+        at_once = f"{listing[0]} compute units x GROUPS_PER_CU = {P['GROUPS_PER_CU']}" if listing else None
+        dates = sorted(row["date"] for row in t.rows)
+        when = dates[0][:10] + (f", {dates[0][11:16]} to {dates[-1][11:16]} UTC" if dates[0][:10] == dates[-1][:10]
+                                else f" to {dates[-1][:10]}")
+        out.append(f"**{md_escape(label)}**, {md_escape(device)}, `bench/tuning/{t.name}`, recorded {when} (measured "
+                   f"without verification; which row is the host's choice, from the log beside it): GFLOPS of step "
+                   f"{prev.number if prev else '-'} and of step {s.number} with the host's choice (SLICES=0: "
+                   "the number it chose, then its rate) and with each number of slices forced (the columns 1 to "
+                   f"{values[-1]}); **bold**: the fastest at each size. Blocks: the work-groups of TSM x TSN "
+                   f"without a split" + (f", against the {listing[0] * P['GROUPS_PER_CU']} the host's model "
+                                         f"takes to run at once ({at_once})" if listing else "") + ":\n")
+        out.append(f"| M x N x K | blocks | step {prev.number if prev else '-'} | host's choice | vs step "
+                   f"{prev.number if prev else '-'} | " + " | ".join(str(v) for v in values) + " |")
+        out.append("|---|---:|---:|---:|---:|" + "---:|" * len(values))
+        for size, cell in table.items():
+            mp, np_ = round_up(size[0], P["TSM"]), round_up(size[1], P["TSN"])
+            measured = ([g for k, g in cell.items() if isinstance(k, int)]
+                        + ([cell["host"][1]] if "host" in cell else []))
+            best = max(measured) if measured else None
+            bold = lambda g: f"**{fmt_gflops(g)}**" if g == best else fmt_gflops(g)  # noqa: E731
+            host = cell.get("host")
+            out.append(f"| {size_short(size)} | {(mp // P['TSM']) * (np_ // P['TSN'])} | "
+                       + (fmt_gflops(cell["prev"]) if "prev" in cell else "-") + " | "
+                       + (f"{host[0]}: {bold(host[1])}" if host else "-") + " | "
+                       + (fmt_ratio(host[1] / cell["prev"]) if host and cell.get("prev") else "-") + " | "
+                       + " | ".join(bold(cell[v]) if v in cell else "-" for v in values) + " |")
+        out.append("")
+    return ("\n".join(out) + "\n") if out else "No tuning run of step 9 over several sizes is recorded.\n"
+
+
+# The sizes at which step09_model.md sets the host's model beside the measurements, where a run has them
+MODEL_SIZES = ((1024, 1024, 1024), (1024, 1024, 8192))
+
+
+def split_model_snippet(runs):
+    """step09_model.md: at MODEL_SIZES, for each number of slices the run forced, the model's
+    work-groups, waves, tiles per slice and cost, beside the measured rate."""
+    out = []
+    for size in MODEL_SIZES:
+        # per device, the run with the most numbers of slices at this size (the newest of equals)
+        shown = {}
+        for run in runs:
+            label, cell = run[0], run[5].get(size, {})
+            n = sum(isinstance(k, int) for k in cell)
+            if run[6] and n > 1 and n > shown.get(label, (0, None))[0]:
+                shown[label] = (n, run)
+        for _, (label, device, t, s, prev, table, listing) in shown.values():
+            d = stepdefs.get(s.name)
+            dev = stepdefs.Device(listing[0], listing[1])
+            P = next(row["_params"] for row in t.rows if row["step"] == s.name)
+            cell = table[size]
+            model, choice = d.model(dict(P, SLICES=0), size, dev)
+            cost = {x[0]: x for x in model}
+            blocks = (round_up(size[0], P["TSM"]) // P["TSM"]) * (round_up(size[1], P["TSN"]) // P["TSN"])
+            at_once = listing[0] * P["GROUPS_PER_CU"]
+            host = cell.get("host")
+            out.append(f"**{md_escape(label)}**, {size_text(size)} (`bench/tuning/{t.name}`): {blocks} blocks of C, "
+                       f"{round_up(size[2], P['TSK']) // P['TSK']} tiles of K, {at_once} work-groups at once "
+                       f"({listing[0]} compute units x GROUPS_PER_CU = {P['GROUPS_PER_CU']}); the model chooses "
+                       f"SLICES={choice}" + (", as the run's host did" if host and host[0] == choice else
+                                             f", the run's host chose {host[0]}" if host else "") + ":\n")
+            out.append("| SLICES | work-groups | waves | tiles per slice | reduction, in tiles | model's cost, tiles "
+                       "| model: time vs SLICES=1 | measured GFLOPS | measured: time vs SLICES=1 |")
+            out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            one = cell.get(1)
+            for v in sorted(k for k in cell if isinstance(k, int) and k in cost):
+                _, waves, tiles, c = cost[v]
+                out.append(f"| {v} | {blocks * v} | {waves} | {tiles} | {fmt_num(c - waves * tiles)} | {fmt_num(c)} | "
+                           f"{fmt_ratio(c / cost[1][3])} | {fmt_gflops(cell[v])} | "
+                           + (fmt_ratio(one / cell[v]) if one else "-") + " |")
+            out.append("")
+    return ("\n".join(out) + "\n") if out else "No tuning run of step 9 at the sizes this table shows.\n"
+
+
+def split_choice_snippet(results, steps, tuning_dir, defaults, ptxas):
+    """step09_choice.md: the SLICES the host chooses with each recorded device's defaults at each
+    size of its results file (the model, checked against the host by docs/tests/test_geometry.py),
+    what a recorded run of the step reports where there is one, and how many work-groups of the
+    sgemm fit on a compute unit by the compiler report, against GROUPS_PER_CU."""
+    out = []
+    for s in steps:
+        d = stepdefs.get(s.name)
+        if not d or "SLICES" not in d.chosen:
+            continue
+        prev = previous_step(steps, s)
+        for r in results:
+            listing = device_listing(tuning_dir, r.device, r.driver, prefer=f"{r.stem}-bench.log")
+            cls = device_class(r, defaults)
+            P = defaults.get(s.name, {}).get(cls)
+            if not listing or not P:
+                continue
+            dev = stepdefs.Device(listing[0], listing[1])
+            chosen = []
+            for size in r.sizes:
+                if d.refusal(dict(P, SLICES=1), size):
+                    continue
+                row = r.row(s.name, size)
+                got = parse_params(row["params"]).get("SLICES") if row and row["params"] else None
+                chosen.append((size, d.resolve(P, size, dev)["SLICES"], got))
+            at_once = listing[0] * P["GROUPS_PER_CU"]
+            blocks = min((round_up(x[0][0], P["TSM"]) // P["TSM"]) * (round_up(x[0][1], P["TSN"]) // P["TSN"])
+                         for x in chosen) if chosen else 0
+            if chosen and all(c == 1 for _, c, _ in chosen):
+                what = (f"SLICES=1 at every size of its results file ({', '.join(size_short(x[0]) for x in chosen)}): "
+                        f"the fewest blocks of C there, {blocks}, already outnumber the {at_once} work-groups at once")
+            else:
+                what = "SLICES by size: " + "; ".join(f"{size_short(size)}: {c}" for size, c, _ in chosen)
+            odd = [f"at {size_short(size)} the run reports SLICES={got}" for size, c, got in chosen
+                   if got is not None and got != c]
+            recorded = sum(got is not None for _, _, got in chosen)
+            line = (f"- **{md_escape(r.stem)}** ({listing[0]} compute units in `bench/tuning/{listing[2]}`; the "
+                    f"`{cls}` defaults: GROUPS_PER_CU = {P['GROUPS_PER_CU']}, {at_once} work-groups at once, blocks "
+                    f"of TSM x TSN = {P['TSM']} x {P['TSN']}, TSK = {P['TSK']}): {what}"
+                    + (f" (but {'; '.join(odd)})" if odd else
+                       f"; the runs of `docs/results/{r.stem}.csv` report the same at all {recorded} sizes they ran"
+                       if recorded else "") + ".")
+            # how many of these work-groups one unit holds, by the compiler (step 9's report, else step 8's
+            # sgemm with the same tiles: step 9's loop is step 8's)
+            path, report = ptxas.get(r.stem, (None, {}))
+            tiles = {k: P[k] for k in ("TSM", "TSN", "TSK", "WTM", "WTN", "WPTM", "WPTN", "WIDTH")}
+            for name in (s.name, prev.name if prev else None):
+                rep = report.get(name) if name else None
+                if not rep or any(parse_params(rep["params"]).get(k) != v for k, v in tiles.items()):
+                    continue
+                items = (P["TSM"] // P["WPTM"]) * (P["TSN"] // P["WPTN"])
+                fit = resident_groups(rep, "sgemm", items)
+                if fit:
+                    g, limit, regs, smem = fit
+                    line += (f" The compiler report (`bench/tuning/{os.path.basename(path)}`, "
+                             f"{'this step' if name == s.name else f'step {prev.number}'}'s sgemm with these tiles) "
+                             f"gives {regs} registers per work-item and {smem} bytes of local memory per work-group of "
+                             f"{items}: {g} such work-groups fit on one unit (the {limit} limits)"
+                             + (", the GROUPS_PER_CU of the defaults." if g == P["GROUPS_PER_CU"] else
+                                f", where the defaults say GROUPS_PER_CU = {P['GROUPS_PER_CU']}."))
+                break
+            out.append(line)
+    return ("\n".join(out) + "\n") if out else "No recorded device has its compute units listed.\n"
+
+
 def render(ctx):
     r, t = ctx.results, ctx.tuning
+    runs = split_runs(r, t, ctx.steps)
     snippets = {
         "padding_waves.md": padding_snippet(r, ctx.steps, ctx.tuning_dir, ctx.ptxas),
         "step04_vs_step03.md": step4_vs_step3_snippet(r, t, ctx.steps),
@@ -400,6 +634,9 @@ def render(ctx):
                                                 ["TSM", "TSN", "TSK", "WTM", "WTN", "WPTM", "WPTN"], "step 8"),
         "step08_variants.md": variants_snippet(t, ctx.steps),
         "wgsize.md": wgsize_snippet(ctx.tuning_dir, t, r),
+        "tuning_step09.md": split_snippet(runs),
+        "step09_model.md": split_model_snippet(runs),
+        "step09_choice.md": split_choice_snippet(r, ctx.steps, ctx.tuning_dir, ctx.defaults, ctx.ptxas),
     }
     for name, text in snippets.items():
         write(os.path.join(ctx.out, name), text)

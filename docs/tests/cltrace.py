@@ -1,8 +1,14 @@
 """Runs a step's sgemm kernel, as written in its .cl file, work-item by work-item in Python and
 records where it reads and writes, not what: which elements of C each work-item stores, which
 global element each local-memory tile element is loaded from, and which tile elements each
-work-item reads at each step of its loops. The test of the diagrams (test_geometry.py) compares
-that with the step descriptors in docs/sitegen/stepdefs.py.
+work-item reads at each step of its loops, and which global elements it reads. The test of the
+diagrams (test_geometry.py) compares that with the step descriptors in docs/sitegen/stepdefs.py.
+
+C's block scopes are kept: a declaration that shadows a visible one (step 9's `const int i` inside
+its loop over `i`) gets a Python name of its own. A pointer to global memory may be moved
+(`C += offset`): stores and reads through it are recorded at the element they reach. The loop whose
+body holds a barrier is the work-group's walk along K: its counter is recorded as `t` (the position
+in the walk), whatever the kernel names it; `k` is the loop over a tile's depth.
 
 The kernel is translated into a Python function: the subset of OpenCL C the tutorial's sgemm
 kernels use (declarations, for, if, return, assignments, calls; integer index arithmetic) and
@@ -10,6 +16,7 @@ nothing else; anything outside it raises Unsupported, so a kernel that outgrows 
 the test loudly instead of being traced wrongly. Values are not computed: a load gives a token
 naming the element it came from, and arithmetic on values gives 0.
 """
+import keyword
 import re
 
 
@@ -97,12 +104,62 @@ def translate_expr(tokens):
     return " ".join(out)
 
 
+def py_name(name):
+    """A C identifier as a Python one: a Python keyword (unpad's `in`) gets a trailing underscore."""
+    return name + "_" if keyword.iskeyword(name) or name in ("range", "True", "False", "None") else name
+
+
 class Translator:
     """The kernel's body as the source of a Python function."""
 
-    def __init__(self, tokens, globals_):
+    def __init__(self, tokens, globals_, params=()):
         self.toks, self.pos, self.globals = tokens, 0, globals_
         self.lines = []
+        self.scopes = [{p: py_name(p) for p in params}]   # C name -> Python name, innermost last
+        self.used = set(self.scopes[0].values())
+
+    def declare(self, name):
+        """The Python name of a new variable `name` in the current scope: its own name, unless a
+        visible declaration already has it (a shadowing one gets a fresh name)."""
+        py = py_name(name)
+        if any(name in scope for scope in self.scopes):
+            n = 1
+            while f"{py}_{n}" in self.used:
+                n += 1
+            py = f"{py}_{n}"
+        self.scopes[-1][name] = py
+        self.used.add(py)
+        return py
+
+    def lookup(self, name):
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return name
+
+    def expr(self, tokens):
+        """translate_expr() with the variables renamed as their scopes say (not a member after '.')."""
+        return translate_expr([self.lookup(t) if re.fullmatch(r"[A-Za-z_]\w*", t) and (i == 0 or tokens[i - 1] != ".")
+                               else t for i, t in enumerate(tokens)])
+
+    def body_has(self, word):
+        """Whether the statement starting at the current token contains `word`."""
+        if self.peek() != "{":
+            j = self.pos
+            while j < len(self.toks) and self.toks[j] != ";":
+                if self.toks[j] == word:
+                    return True
+                j += 1
+            return False
+        depth = 0
+        for j in range(self.pos, len(self.toks)):
+            depth += self.toks[j] == "{"
+            depth -= self.toks[j] == "}"
+            if self.toks[j] == word:
+                return True
+            if depth == 0:
+                return False
+        return False
 
     def peek(self, k=0):
         return self.toks[self.pos + k] if self.pos + k < len(self.toks) else None
@@ -135,9 +192,11 @@ class Translator:
         if t == "{":
             self.take()
             start = len(self.lines)
+            self.scopes.append({})
             while self.peek() != "}":
                 self.statement(ind)
             self.take()
+            self.scopes.pop()
             if len(self.lines) == start:
                 self.emit(ind, "pass")
         elif t == ";":
@@ -149,7 +208,7 @@ class Translator:
             self.take("(")
             cond = self.until((")",))
             self.take(")")
-            self.emit(ind, f"if {translate_expr(cond)}:")
+            self.emit(ind, f"if {self.expr(cond)}:")
             self.statement(ind + 1)
             if self.peek() == "else":
                 self.take()
@@ -176,21 +235,28 @@ class Translator:
         self.take(";")
         step = self.until((")",))
         self.take(")")
+        declared = bool(init) and init[0] in TYPE_WORDS
         while init and init[0] in TYPE_WORDS:
             init = init[1:]
         if len(init) < 3 or init[1] != "=":
             raise Unsupported("a for loop without `int v = start`")
-        var = init[0]
-        self.emit(ind, f"{var} = {translate_expr(init[2:])}")
-        self.emit(ind, f"while {translate_expr(cond)}:")
+        name = init[0]
+        start = self.expr(init[2:])
+        self.scopes.append({})  # the scope of the loop's variable: the loop
+        var = self.declare(name) if declared else self.lookup(name)
+        self.emit(ind, f"{var} = {start}")
+        self.emit(ind, f"while {self.expr(cond)}:")
         self.emit(ind + 1, f"_tr.at({var!r}, {var})")
+        if self.body_has("barrier"):  # the walk along K, one tile per iteration
+            self.emit(ind + 1, f"_tr.at('t', {var})")
         self.statement(ind + 1)
-        if step in ([var, "++"], ["++", var]):
+        if step in ([name, "++"], ["++", name]):
             self.emit(ind + 1, f"{var} += 1")
-        elif len(step) > 2 and step[0] == var and step[1] in ("+=", "-="):
-            self.emit(ind + 1, f"{var} {step[1]} {translate_expr(step[2:])}")
+        elif len(step) > 2 and step[0] == name and step[1] in ("+=", "-="):
+            self.emit(ind + 1, f"{var} {step[1]} {self.expr(step[2:])}")
         else:
             raise Unsupported("a for loop step other than v++ or v += e")
+        self.scopes.pop()
 
     def declaration(self, ind):
         words = []
@@ -199,20 +265,21 @@ class Translator:
         local = "__local" in words or "local" in words
         width = "WIDTH" if "floatX" in words else next((str(VECTOR_TYPES[w]) for w in words if w in VECTOR_TYPES), "1")
         while True:
-            name = self.take()
+            c_name = self.take()
             dims = []
             while self.peek() == "[":
                 self.take()
-                dims.append(translate_expr(self.until(("]",))))
+                dims.append(self.expr(self.until(("]",))))
                 self.take("]")
             init = None
             if self.peek() == "=":
                 self.take()
-                init = translate_expr(self.until((",", ";")))
+                init = self.expr(self.until((",", ";")))
+            name = self.declare(c_name)  # after its initializer, which sees the outer variable
             if dims and init is not None:
                 raise Unsupported(f"an initialized array {name}")
             if dims and local:
-                self.emit(ind, f"{name} = _tr.local_array({name!r}, [{', '.join(dims)}], {width})")
+                self.emit(ind, f"{name} = _tr.local_array({c_name!r}, [{', '.join(dims)}], {width})")
             elif dims:
                 self.emit(ind, f"{name} = _private_array([{', '.join(dims)}])")
             else:
@@ -223,16 +290,20 @@ class Translator:
     def expression_statement(self, ind, toks):
         ops = [i for i, t in enumerate(toks) if t in ("=", "+=", "-=", "*=", "/=")]
         if not ops:
-            self.emit(ind, translate_expr(toks))
+            self.emit(ind, self.expr(toks))
             return
         i = ops[0]
         lhs, op, rhs = toks[:i], toks[i], toks[i + 1:]
-        if lhs[0] in self.globals:
+        if lhs[0] in self.globals and self.lookup(lhs[0]) == self.scopes[0].get(lhs[0]):
+            buf = self.lookup(lhs[0])
+            if len(lhs) == 1 and op in ("+=", "-="):  # the pointer moved: C += slice*(M/WIDTH)*N
+                self.emit(ind, f"{buf} = {buf}.shifted({'-' if op == '-=' else ''}({self.expr(rhs)}))")
+                return
             if op != "=" or len(lhs) < 4 or lhs[1] != "[" or lhs[-1] != "]":
                 raise Unsupported(f"a store to {lhs[0]} other than {lhs[0]}[index] = value")
-            self.emit(ind, f"_tr.store({lhs[0]!r}, {translate_expr(lhs[2:-1])})")
+            self.emit(ind, f"_tr.store({buf}, {self.expr(lhs[2:-1])})")
             return
-        self.emit(ind, f"{translate_expr(lhs)} {op} {translate_expr(rhs)}")
+        self.emit(ind, f"{self.expr(lhs)} {op} {self.expr(rhs)}")
 
 
 class Value:
@@ -249,11 +320,19 @@ class Value:
 
 
 class GlobalBuffer:
-    def __init__(self, name, width):
-        self.name, self.width = name, width
+    """A __global pointer: the buffer's name, its element width, and how many elements it was
+    moved by (`C += ...`)."""
+
+    def __init__(self, tracer, name, width, offset=0):
+        self.tracer, self.name, self.width, self.offset = tracer, name, width, offset
+
+    def shifted(self, n):
+        return GlobalBuffer(self.tracer, self.name, self.width, self.offset + n)
 
     def __getitem__(self, index):
-        return Value((self.name, index * self.width, self.width))
+        source = (self.name, (self.offset + index) * self.width, self.width)
+        self.tracer.global_read(source)
+        return Value(source)
 
 
 class LocalArray:
@@ -315,9 +394,10 @@ class Tracer:
     """The accesses of one kernel over a whole NDRange."""
 
     def __init__(self):
-        self.stores = {}    # (buffer, first float) -> [(group, local id)]: who stores which vector
-        self.loads = {}     # (array, group, loop values, float path) -> global source (buffer, float, width)
-        self.reads = {}     # (group, local id) -> [(array, loop values, float path)]
+        self.stores = {}    # (buffer, first float, width) -> [(group, local id)]: who stores which vector
+        self.loads = {}     # (array, group, t, float path) -> {global source (buffer, float)}
+        self.reads = {}     # (group, local id) -> [(array, t, k, float path)]
+        self.global_reads = {}  # (group, local id) -> [(buffer, first float, width)]
         self.item = None
         self.loops = {}
 
@@ -325,8 +405,11 @@ class Tracer:
         self.loops[var] = value
 
     def store(self, buffer, index):
-        w = self.widths[buffer]
-        self.stores.setdefault((buffer, index * w, w), []).append(self.item)
+        w = buffer.width
+        self.stores.setdefault((buffer.name, (buffer.offset + index) * w, w), []).append(self.item)
+
+    def global_read(self, source):
+        self.global_reads.setdefault(self.item, []).append(source)
 
     def load(self, array, path, width, value):
         if not isinstance(value, Value) or value.source is None:
@@ -374,6 +457,18 @@ def functions(text):
     return out
 
 
+def kernel_params(cl_path, kernel):
+    """The parameters of `kernel` in the file: [(name, global buffer or not, vector width as an
+    expression)], in order (to pair a plan's arguments with their names)."""
+    with open(cl_path, encoding="utf-8") as f:
+        text = strip_comments(f.read())
+    body_text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    defined = functions(body_text)
+    if kernel not in defined:
+        raise Unsupported(f"no kernel {kernel}")
+    return defined[kernel][0]
+
+
 def trace(cl_path, P, args, global_size, local_size, kernel="sgemm", groups=None):
     """Runs `kernel` of the file over the NDRange global_size (dim 0, dim 1) in local_size
     work-groups with the scalar arguments `args` {name: value}; only the work-groups in `groups`
@@ -397,9 +492,9 @@ def trace(cl_path, P, args, global_size, local_size, kernel="sgemm", groups=None
         fparams, body = defined[name]
         tokens = tokenize(body)
         todo += [t for t in tokens if t in defined]
-        tr = Translator(tokens, {p for p, is_global, _ in fparams if is_global})
+        tr = Translator(tokens, {p for p, is_global, _ in fparams if is_global}, [p for p, _, _ in fparams])
         tr.statement(1)
-        source += f"def {name}({', '.join(p for p, _, _ in fparams)}):\n" + "\n".join(tr.lines) + "\n\n"
+        source += f"def {name}({', '.join(py_name(p) for p, _, _ in fparams)}):\n" + "\n".join(tr.lines) + "\n\n"
     tracer = Tracer()
     tracer.arrays = {}
     tracer.widths = {name: eval(w, {}, env) for name, is_global, w in params if is_global}
@@ -421,7 +516,7 @@ def trace(cl_path, P, args, global_size, local_size, kernel="sgemm", groups=None
     fn = namespace[kernel]
     call = []
     for name, is_global, w in params:
-        call.append(GlobalBuffer(name, tracer.widths[name]) if is_global else args[name])
+        call.append(GlobalBuffer(tracer, name, tracer.widths[name]) if is_global else args[name])
     ngroups = (global_size[0] // local_size[0], global_size[1] // local_size[1])
     for gy in range(ngroups[1]):
         for gx in range(ngroups[0]):

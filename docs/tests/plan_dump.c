@@ -7,11 +7,14 @@
  *   plan_dump_<step> --defaults
  *       {"cpu": {"TS": 32}, "nvidia-gpu": {...}, "gpu": {...}}: the step's defaults per device class
  *       (common/src/gemm_params.c), the parameters listed in main.c
- *   plan_dump_<step> M N K [NAME=VALUE ...]
- *       {"launches": [{"kernel", "label", "global", "local", "local_mem", "args"}], "temps": [...]}
- *       for the plan with the "gpu" defaults overridden by NAME=VALUE (ranges are not checked: the
- *       runner does that before a plan runs), or {"refused": "message"} and exit 2.
- * The device the plan sees guarantees every alignment, so only the step's own rules refuse. */
+ *   plan_dump_<step> [--compute-units N] [--max-alloc BYTES] M N K [NAME=VALUE ...]
+ *       {"launches": [{"kernel", "label", "global", "local", "local_mem", "args"}], "temps": [...],
+ *        "chosen": {"NAME": value}} for the plan with the "gpu" defaults overridden by NAME=VALUE
+ *       (ranges are not checked: the runner does that before a plan runs), or {"refused": "message"}
+ *       and exit 2; "chosen" holds the parameter the plan chose itself (step 9's SLICES=0), if any.
+ * The device the plan sees guarantees every alignment, so only the step's own rules refuse; it has
+ * the compute units and the largest allocation given (0 by default), which step 9's choice of
+ * SLICES reads. */
 #include "gemm_params.h"
 #include "gemm_step.h"
 
@@ -92,9 +95,20 @@ int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--defaults") == 0)
         return print_defaults();
+    gemm_device_info device;
+    memset(&device, 0, sizeof device);
+    device.base_align = 4096;
+    while (argc >= 3 && (strcmp(argv[1], "--compute-units") == 0 || strcmp(argv[1], "--max-alloc") == 0)) {
+        if (strcmp(argv[1], "--compute-units") == 0)
+            device.compute_units = (cl_uint)strtoul(argv[2], NULL, 10);
+        else
+            device.max_alloc = (cl_ulong)strtoull(argv[2], NULL, 10);
+        argc -= 2;
+        argv += 2;
+    }
     if (argc < 4) {
-        fprintf(stderr, "usage: %s --defaults | M N K [NAME=VALUE ...]   (%s: %s)\n", argv[0], GEMM_STEP_NAME,
-                dump_summary);
+        fprintf(stderr, "usage: plan_dump_%s --defaults | [--compute-units N] [--max-alloc BYTES] M N K "
+                "[NAME=VALUE ...]   (%s)\n", GEMM_STEP_NAME, dump_summary);
         return GEMM_EXIT_BAD_INPUT;
     }
     gemm_msg msg = {{0}};
@@ -110,9 +124,6 @@ int main(int argc, char **argv)
             return GEMM_EXIT_BAD_INPUT;
         }
     }
-    gemm_device_info device;
-    memset(&device, 0, sizeof device);
-    device.base_align = 4096;
     gemm_problem p = {GEMM_STEP_NAME, atol(argv[1]), atol(argv[2]), atol(argv[3]), 1.0f, 0.0f, &params, &device};
     gemm_plan plan;
     memset(&plan, 0, sizeof plan);
@@ -130,6 +141,11 @@ int main(int argc, char **argv)
     printf("], \"temps\": [");
     for (int i = 0; i < GEMM_MAX_TEMPS; i++)
         printf("%s%zu", i ? ", " : "", plan.temp_elems[i]);
-    printf("]}\n");
+    printf("], \"chosen\": {");
+    if (plan.chosen) {
+        print_json_string(plan.chosen);
+        printf(": %ld", plan.chosen_value);
+    }
+    printf("}}\n");
     return 0;
 }

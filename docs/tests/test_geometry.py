@@ -4,9 +4,14 @@ what the diagrams draw) is compared with
   - the step's own plan() in its main.c, run through docs/tests/plan_dump.c: refused or not, the
     sgemm launch's global and local sizes, its local memory, the sizes it is called with;
   - the step's kernel file, run work-item by work-item by cltrace.py: which elements of C each
-    work-item stores (every element of C exactly once), which element of A or B each tile element
-    is loaded from (every tile element once per tile), and which tile elements each work-item
-    reads at each k;
+    work-item stores (every element of C exactly once; with K split, step 9, every element of each
+    slice's copy of C exactly once), which element of A or B each tile element is loaded from
+    (every tile element once per tile), which tiles of K each work-group walks through (those of
+    its slice; the slices of a block together every tile exactly once), and which tile elements
+    each work-item reads at each k; where the plan un-pads C, which element each work-item of
+    `unpad` writes (each of C once) and which it adds up (that element in every slice's copy);
+  - step 9's choice of SLICES (SLICES=0): the descriptor's model against the host's own choice,
+    on devices of several sizes;
 and the defaults read from common/src/gemm_params.c with the ones the harness itself gives.
 
     python3 docs/tests/test_geometry.py SOURCE_DIR PLAN_DUMP_DIR   (the test docs.geometry)
@@ -14,6 +19,7 @@ PLAN_DUMP_DIR holds plan_dump_<step> for every step (docs/CMakeLists.txt builds 
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -52,7 +58,28 @@ EXTRA_PARAMS = {
         {"TSM": 32, "TSN": 64, "TSK": 8, "WTM": 16, "WTN": 32, "WPTM": 4, "WPTN": 8, "WIDTH": 4},
         {"TSM": 32, "TSN": 64, "TSK": 8, "WTM": 32, "WTN": 16, "WPTM": 8, "WPTN": 4, "WIDTH": 4},
         {"TSM": 64, "TSN": 64, "TSK": 16, "WTM": 24, "WTN": 64, "WPTM": 4, "WPTN": 8, "WIDTH": 4}],  # refused
+    "kernel09_split_k": [
+        {"TSM": 32, "TSN": 32, "TSK": 8, "WTM": 16, "WTN": 16, "WPTM": 4, "WPTN": 4, "WIDTH": 4, "SLICES": 1},
+        {"TSM": 32, "TSN": 32, "TSK": 8, "WTM": 16, "WTN": 16, "WPTM": 4, "WPTN": 4, "WIDTH": 4, "SLICES": 2},
+        {"TSM": 32, "TSN": 64, "TSK": 8, "WTM": 32, "WTN": 16, "WPTM": 8, "WPTN": 4, "WIDTH": 4, "SLICES": 3},
+        {"TSM": 16, "TSN": 16, "TSK": 8, "WTM": 8, "WTN": 8, "WPTM": 2, "WPTN": 2, "WIDTH": 2, "SLICES": 64}],
 }
+
+# Step 9 traced where the slices of K are uneven, start at an odd tile (the buffers count from the
+# slice's first tile) and outnumber the tiles: (parameters beyond the `gpu` defaults, problem)
+SPLIT_SMALL = {"TSM": 32, "TSN": 32, "TSK": 8, "WTM": 16, "WTN": 16, "WPTM": 4, "WPTN": 4, "WIDTH": 4}
+EXTRA_TRACES = {
+    "kernel09_split_k": [
+        (dict(SPLIT_SMALL, SLICES=2), (31, 29, 37)),     # 5 tiles: 2 + 3
+        (dict(SPLIT_SMALL, SLICES=3), (33, 32, 39)),     # 5 tiles: 1 + 2 + 2, slice 1 from tile 1
+        (dict(SPLIT_SMALL, SLICES=4), (32, 32, 48)),     # 6 tiles: 1 + 2 + 1 + 2 (exercise 9.1's case)
+        (dict(SPLIT_SMALL, SLICES=7), (20, 30, 17))],    # 3 tiles: 4 slices without one
+}
+
+# Devices for step 9's choice of SLICES: (compute units, largest allocation in bytes)
+SPLIT_DEVICES = [(132, 20 * 2**30), (2, 4 * 2**30), (16, 2**30), (1, 64 * 2**20), (132, 2**18), (0, 0)]
+SPLIT_SIZES = [(256,) * 3, (512,) * 3, (1024,) * 3, (2048,) * 3, (4097,) * 3, (8192,) * 3, (1000, 3000, 500),
+               (1024, 1024, 8192), (31, 60, 300), (1, 1, 1), (64, 64, 100000), (100, 100, 4096)]
 
 
 def sizes_for(geometry_params, d):
@@ -64,6 +91,8 @@ def sizes_for(geometry_params, d):
     tk = P.get("TSK", P.get("TS", 1))
     out = [(2 * tm, 3 * tn, 2 * tk), (3 * tm, 2 * tn, tk), (2 * tm + 1, 2 * tn, 2 * tk), (tm, tn + 3, tk + 1),
            (1, 1, 1), (tm - 1 or 1, 2 * tn - 5 if tn > 5 else tn + 1, 3)]
+    if d.chosen:  # step 9: K deep enough for several slices, a number of tiles no slice count divides
+        out += [(tm + 1, tn, 7 * tk - 3), (2 * tm, tn, 5 * tk)]
     return list(dict.fromkeys(out))
 
 
@@ -83,13 +112,16 @@ def trace_size(d, P):
             size = (gm * tm - 1, gn * tn - (tn > 3) * 3, gk * tk - 1)   # any size: make it awkward
         if d.refusal(P, size) is not None:
             return None
-        reads = stepdefs.get(d.name).arithmetic(P, size).get("lpf") or 2
+        reads = d.arithmetic(d.resolve(P, size), size).get("lpf") or 2
         if size[0] * size[1] * size[2] * reads <= TRACE_BUDGET or (gm, gn, gk) == (1, 1, 1):
             return size
 
 
-def plan(step, size, P):
-    proc = subprocess.run([os.path.join(PLAN_DUMP_DIR, f"plan_dump_{step}"), *map(str, size),
+def plan(step, size, P, device=None):
+    """The step's plan, from plan_dump_<step>, on a device with `device` = (compute units, largest
+    allocation in bytes), or none of either."""
+    dev = ["--compute-units", str(device[0]), "--max-alloc", str(device[1])] if device else []
+    proc = subprocess.run([os.path.join(PLAN_DUMP_DIR, f"plan_dump_{step}"), *dev, *map(str, size),
                            *(f"{k}={v}" for k, v in P.items())], capture_output=True, text=True)
     if proc.returncode not in (0, 2):
         raise RuntimeError(f"plan_dump_{step} failed: {proc.stderr}")
@@ -107,6 +139,7 @@ class Geometry(unittest.TestCase):
     def setUpClass(cls):
         cls.steps = discover_steps(SOURCE)
         cls.defaults = read_defaults(SOURCE)
+        stepdefs.configure(SOURCE)
 
     def cases(self, step):
         """(P, size) pairs: every class's defaults and the extra sets, with the sizes above."""
@@ -153,10 +186,14 @@ class Geometry(unittest.TestCase):
                     else:
                         self.assertEqual(g.tiles, [])
                     # the work-groups tile the grid, which covers C (with step 6's zero-padding)
-                    self.assertEqual(g.grid, (g.groups[1] * g.block[0], g.groups[0] * g.block[1]))
+                    self.assertEqual(g.grid, (g.block_rows * g.block[0], g.groups[0] * g.block[1]))
                     self.assertGreaterEqual(g.grid[0], g.kernel_size[0])
                     self.assertGreaterEqual(g.grid[1], g.kernel_size[1])
                     self.assertEqual(g.per_item[0] * g.per_item[1] * g.items, g.block[0] * g.block[1])
+                    # step 9: SLICES work-group rows per row of blocks, into as many copies of the padded C
+                    self.assertEqual(g.groups[1], g.slices * g.block_rows)
+                    if g.slices > 1:
+                        self.assertEqual(got["temps"][2], g.slices * g.kernel_size[0] * g.kernel_size[1])
                     # step 8: the work-items of warp w (consecutive linear ids) own warp tile w
                     if g.sub_tiles:
                         self.assertEqual(len(g.sub_tiles) * g.warp_items, g.items)
@@ -170,20 +207,75 @@ class Geometry(unittest.TestCase):
         for s in self.steps:
             d = stepdefs.get(s.name)
             kernel = os.path.join(SOURCE, s.kernel)
+            traces = []
             for P in dict.fromkeys(json.dumps(P, sort_keys=True) for P, _ in self.cases(s)):
                 P = json.loads(P)
                 size = trace_size(d, P)
-                if size is None:  # parameters the step refuses at every size
-                    continue
+                if size is not None:  # None: parameters the step refuses at every size
+                    traces.append((P, size))
+            traces += [(dict(self.defaults[s.name]["gpu"], **extra), size)
+                       for extra, size in EXTRA_TRACES.get(s.name, [])]
+            for P, size in traces:
                 with self.subTest(step=s.name, P=P, size=size):
-                    self.assertIsNone(d.refusal(P, size))
-                    self.check_trace(kernel, d, d.geometry(P, size))
+                    self.assertIsNone(d.refusal(d.resolve(P, size), size))
+                    g = d.geometry(P, size)
+                    self.check_trace(kernel, d, g)
+                    unpad = [launch for launch in plan(s.name, size, P)["launches"] if launch["kernel"] == "unpad"]
+                    if unpad:
+                        self.check_unpad(kernel, g, unpad[0])
+
+    def test_trace_catches_slices_that_miss_tiles(self):
+        """Exercise 9.1's kernel (the slices' bounds rounded down) fails the check of the walk along K."""
+        s = next((s for s in self.steps if s.name == "kernel09_split_k"), None)
+        if s is None:
+            self.skipTest("no step 9")
+        bug = os.path.join(SOURCE, "docs", "exercises", "step09_bug_slice_bounds.cl")
+        d = stepdefs.get(s.name)
+        P, size = dict(self.defaults[s.name]["gpu"], **SPLIT_SMALL, SLICES=4), (32, 32, 48)
+        self.check_trace(os.path.join(SOURCE, s.kernel), d, d.geometry(P, size))  # the step's own kernel passes
+        with self.assertRaisesRegex(AssertionError, "every tile of K exactly once"):
+            self.check_trace(bug, d, d.geometry(P, size))
+
+    def test_host_choice_of_slices(self):
+        """SLICES=0: the descriptor's model (what the diagrams and tables say the host chooses) against
+        the host's own gemm_split_k_slices(), through the step's plan, on devices large and small."""
+        for s in self.steps:
+            d = stepdefs.get(s.name)
+            if not d.chosen:
+                continue
+            for cls in ("cpu", "nvidia-gpu", "gpu"):
+                for groups_per_cu in (None, 1):
+                    P = dict(self.defaults[s.name][cls])
+                    if groups_per_cu:
+                        P["GROUPS_PER_CU"] = groups_per_cu
+                    for cus, max_alloc in SPLIT_DEVICES:
+                        for size in SPLIT_SIZES:
+                            with self.subTest(step=s.name, P=P, device=(cus, max_alloc), size=size):
+                                got = plan(s.name, size, P, (cus, max_alloc))
+                                want = d.model(P, size, stepdefs.Device(cus, max_alloc))[1]
+                                self.assertEqual(got.get("chosen"), {"SLICES": want})
+                                g = d.geometry(P, size, stepdefs.Device(cus, max_alloc))
+                                sgemm = [x for x in got["launches"] if x["kernel"] == "sgemm"][0]
+                                self.assertEqual(tuple(sgemm["global"]), g.global_size)
+                            self.assertEqual(plan(s.name, size, dict(P, SLICES=2), (cus, max_alloc)).get("chosen"), {})
+
+    def test_host_only_parameters_are_not_in_the_kernels(self):
+        """A parameter the descriptor calls host-only (step 9's SLICES, GROUPS_PER_CU) appears nowhere in
+        the kernel file's code: a compiler report holds whatever its value (arithmetic.py relies on it)."""
+        for s in self.steps:
+            d = stepdefs.get(s.name)
+            with open(os.path.join(SOURCE, s.kernel), encoding="utf-8") as f:
+                words = set(re.findall(r"[A-Za-z_]\w*", cltrace.strip_comments(f.read())))
+            for name in d.host_only:
+                self.assertNotIn(name, words, f"{s.kernel} uses {name}")
 
     def check_trace(self, kernel, d, g):
         m, n, k = g.kernel_size
         sgemm_args = {"M": m, "N": n, "K": k, "alpha": 1.0, "beta": 0.0}
         tr = cltrace.trace(kernel, g.params, sgemm_args, g.global_size, g.local_size)
-        # C: who stores what, against the descriptor's ownership, and every element exactly once
+        # C: who stores what, against the descriptor's ownership, and every element exactly once;
+        # with K split (step 9), every element of each slice's copy of C exactly once (the copies lie
+        # one under the other: row r of slice s's copy is row s*M + r)
         stored = {}
         for (buffer, first, width), items in tr.stores.items():
             self.assertEqual(buffer, "C")
@@ -192,39 +284,61 @@ class Geometry(unittest.TestCase):
                 e = divmod(first + lane, n)
                 self.assertNotIn(e, stored)
                 stored[e] = items[0]
-        self.assertEqual(set(stored), {(r, c) for r in range(m) for c in range(n)})
+        self.assertEqual(set(stored), {(r, c) for r in range(g.slices * m) for c in range(n)})
         br, bc = g.block
         owners = g.owner_map()
         self.assertEqual(len(owners), br * bc)
         for e, (group, item) in stored.items():
-            gx, gy = group
-            self.assertEqual(owners.get((e[0] - gy * br, e[1] - gx * bc)), item, f"element {e}")
+            s = g.slice_of(group)[0]
+            r0, c0 = g.origin(group)
+            self.assertEqual(e[0] // m, s, f"element {e} stored by work-group {group}, not of that slice's copy")
+            self.assertEqual(owners.get((e[0] - s * m - r0, e[1] - c0)), item, f"element {e}")
         for gy in range(g.groups[1]):
             for gx in range(g.groups[0]):
+                s = g.slice_of((gx, gy))[0]
+                r0, c0 = g.origin((gx, gy))
                 for (r, c), item in owners.items():
-                    e = (gy * br + r, gx * bc + c)
+                    e = (s * m + r0 + r, c0 + c)
                     self.assertEqual(g.stored(e), e in stored, f"element {e}")
         # the tiles: each element loaded from the element of A (or A^T) or B the descriptor places there
         tiles = {t.name: t for t in g.tiles}
         a_shape = (k, m) if d.a_transposed else (m, k)
-        filled = {}
+        loaded = []
+        walked = {}  # work-group -> the tiles of K it loaded, from the elements' own k
         for (array, group, t, path), sources in tr.loads.items():
             self.assertIn(array, tiles)
             self.assertEqual(len(sources), 1, f"{array}{path} loaded from {sources}")
             (buffer, flat), = sources
             tile = tiles[array]
-            gx, gy = group
+            r0, c0 = g.origin(group)
             if tile.operand == "A":
                 self.assertEqual(buffer, "AT" if d.a_transposed else "A")
                 row, kk = element(a_shape, flat)
                 if d.a_transposed:
                     row, kk = kk, row
-                i = row - gy * br
+                i = row - r0
             else:
                 self.assertEqual(buffer, "B")
                 kk, col = element((k, n), flat)
-                i = col - gx * bc
-            self.assertEqual(tile.cell(i, kk - t * g.k_tile, t), path, f"{array} element {path}")
+                i = col - c0
+            loaded.append((array, group, t, path, tile, i, kk))
+            walked.setdefault(group, set()).add(kk // g.k_tile)
+        # the walk along K, from what the kernel loaded alone: the work-groups of one block of C (one,
+        # or one per slice of K) together load every tile of K exactly once
+        if g.tiles:
+            by_block = {}
+            for gy in range(g.groups[1]):
+                for gx in range(g.groups[0]):
+                    by_block.setdefault((gx, g.slice_of((gx, gy))[1]), []).append(walked.get((gx, gy), set()))
+            for block, sets in by_block.items():
+                self.assertEqual(sorted(t for tiles_k in sets for t in tiles_k), list(range(k // g.k_tile)),
+                                 f"the work-groups of block {block} must load every tile of K exactly once: {sets}")
+            for group, tiles_k in walked.items():
+                self.assertEqual(tiles_k, set(g.tile_range(group)), f"the tiles of K of work-group {group}")
+        filled = {}
+        for array, group, t, path, tile, i, kk in loaded:
+            first = g.tile_of(group, t)
+            self.assertEqual(tile.cell(i, kk - first * g.k_tile, t), path, f"{array} element {path}")
             filled.setdefault((array, group, t), set()).add(path)
         for (array, group, t), paths in filled.items():
             rows, cols = tiles[array].float_shape
@@ -236,6 +350,34 @@ class Geometry(unittest.TestCase):
                 at.setdefault((t, kk), {}).setdefault(array, set()).add(path)
             for (t, kk), got in at.items():
                 self.assertEqual(got, g.reads(*item, kk, t), f"work-item {item} at k = {kk}")
+
+    def check_unpad(self, kernel, g, launch):
+        """`unpad` as the plan launches it: each element of C written once, by the work-item that reads
+        that element's vector from every slice's copy of the padded C (one copy before step 9)."""
+        params = cltrace.kernel_params(kernel, "unpad")
+        args = {name: value for (name, is_global, _), value in zip(params, launch["args"]) if not is_global}
+        rows, cols = g.size[:2]
+        mp, np_, _ = g.kernel_size
+        w = g.width
+        self.assertEqual((args["rows"], args["cols"], args["paddedCols"]), (rows, cols, np_))
+        self.assertEqual(args.get("paddedRows", mp), mp)
+        self.assertEqual(args.get("slices", 1), g.slices)
+        tr = cltrace.trace(kernel, g.params, args, tuple(launch["global"]), tuple(launch["local"]), kernel="unpad")
+        written = {}
+        for (buffer, first, width), items in tr.stores.items():
+            self.assertEqual((buffer, width), ("out", 1))
+            self.assertEqual(len(items), 1, f"C[{first}] written by {items}")
+            written.setdefault(items[0], set()).add(divmod(first, cols))
+        self.assertEqual(sorted(e for es in written.values() for e in es),
+                         [(r, c) for r in range(rows) for c in range(cols)])
+        for item in set(written) | set(tr.global_reads):
+            es = written.get(item, set())
+            self.assertEqual(len({(r, c // w) for r, c in es}), 1, f"work-item {item} writes {es}")
+            row, vcol = next(iter(es))[0], next(iter(es))[1] // w
+            self.assertEqual(es, {(row, c) for c in range(vcol * w, min(cols, vcol * w + w))})
+            self.assertEqual(sorted(tr.global_reads.get(item, [])),
+                             sorted(("in", ((s * mp + row) * np_ // w + vcol) * w, w) for s in range(g.slices)),
+                             f"what work-item {item} adds up for row {row}, vector column {vcol}")
 
 
 if __name__ == "__main__":
