@@ -36,8 +36,10 @@ def status_cell(r, program, size=None):
 
 
 def path_snippet(steps, results, docs_dir):
-    lines = ["| step | the idea it adds | page |" + "".join(f" {r.stem}: GFLOPS | vs previous |" for r in results),
-             "|---|---|---|" + "---:|---:|" * len(results)]
+    # one column per device, the gain over the previous step in brackets: with a column each, the
+    # table grew wider than the page once a reader's own results joined the recorded ones
+    lines = ["| step | the idea it adds | page |" + "".join(f" {r.stem}: GFLOPS (vs previous) |" for r in results),
+             "|---|---|---|" + "---:|" * len(results)]
     for s in steps:
         page = (f"\\ref {s.page} \"step {s.number}\"" if os.path.isfile(os.path.join(docs_dir, s.page + ".md"))
                 else "(to come)")
@@ -46,7 +48,7 @@ def path_snippet(steps, results, docs_dir):
         for r in results:
             g = r.gflops(s.name)
             p = r.gflops(prev.name) if prev else None
-            cells += [status_cell(r, s.name), fmt_ratio(g / p) if g and p else "-"]
+            cells.append(status_cell(r, s.name) + (f" ({fmt_ratio(g / p)})" if g and p else ""))
         lines.append("| " + " | ".join(cells) + " |")
     peers = []
     for r in results:
@@ -56,7 +58,7 @@ def path_snippet(steps, results, docs_dir):
     for p in peers:
         cells = [f"peer: `{p}`", md_escape(PEER_SUMMARY.get(p, p)), "-"]
         for r in results:
-            cells += [status_cell(r, p), "-"]
+            cells.append(status_cell(r, p))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -155,9 +157,9 @@ def details_snippet(results):
         out.append(f"{md_escape(r.label())}; recorded {r.dates}; file `docs/results/{r.stem}.csv`. "
                    f"All runs at the headline size, {size_text(r.headline)} ({r.headline_rule}), "
                    f"alpha={r.alpha}, beta={r.beta} (time: median of the timed runs, and the best):\n")
-        out.append("| program | parameters | runs (warm-up + timed) | median ms | best ms | GFLOPS | best GFLOPS "
+        out.append("| program | parameters | runs (warm-up + timed) | ms: median (best) | GFLOPS | best GFLOPS "
                    "| worst error / bound | time per kernel, median ms (parts) | result |")
-        out.append("|---|---|---|---:|---:|---:|---:|---:|---|---|")
+        out.append("|---|---|---|---:|---:|---:|---:|---|---|")
         for p in r.programs:
             row = r.row(p)
             if not row:
@@ -167,7 +169,7 @@ def details_snippet(results):
             if n > 1:
                 params += f" (fastest of {n} rows)"
             if row["status"] not in RAN:
-                out.append(f"| `{p}` | {params} | - | - | - | - | - | - | {md_escape(row['parts'])} | {row['status']} |")
+                out.append(f"| `{p}` | {params} | - | - | - | - | - | {md_escape(row['parts'])} | {row['status']} |")
                 continue
             err = row["max_err_over_bound"] or "-"
             try:
@@ -175,8 +177,8 @@ def details_snippet(results):
             except ValueError:
                 pass
             parts = "; ".join(f"{md_escape(name)} {median:.4g}" for name, median, _ in parse_parts(row["parts"])) or "-"
-            out.append(f"| `{p}` | {params} | {row['warmup']} + {row['repeat']} | {float(row['median_ms']):.4g} | "
-                       f"{float(row['best_ms']):.4g} | {fmt_gflops(float(row['gflops']))} | "
+            out.append(f"| `{p}` | {params} | {row['warmup']} + {row['repeat']} | {float(row['median_ms']):.4g} "
+                       f"({float(row['best_ms']):.4g}) | {fmt_gflops(float(row['gflops']))} | "
                        f"{fmt_gflops(float(row['gflops_best']))} | {err} | {parts} | {row['status']} |")
         out.append(f"\n\\image html results_{r.stem}.svg \"GFLOPS of each step and peer on {md_escape(r.stem)}, "
                    f"{size_text(r.headline)}\"\n")
