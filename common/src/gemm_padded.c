@@ -95,7 +95,7 @@ long gemm_split_k_slices(const gemm_problem *p)
     const long depth = (long)(gemm_round_up((size_t)p->k, (size_t)tsk) / (size_t)tsk);
     const int pad_c = (long)mp != p->m || (long)np != p->n;
     const double blocks = (mp / (double)tsm) * (np / (double)tsn);
-    const double at_once = (double)p->device->compute_units * (double)gemm_param(p, "GROUPS_PER_CU");
+    const double at_once = fmax(1.0, (double)p->device->compute_units * (double)gemm_param(p, "GROUPS_PER_CU"));
     const double per_copy = 4.0 * GEMM_SPLIT_FLOPS_PER_BYTE / (2.0 * (double)tsk); /* tiles per float of C */
     /* Most slices: 64, one tile each, and what one buffer and the 32-bit indices hold */
     const double max_alloc_floats = (double)p->device->max_alloc / sizeof(float);
@@ -106,10 +106,10 @@ long gemm_split_k_slices(const gemm_problem *p)
     long best = 1;
     double best_cost = 0.0;
     for (long s = 1; s <= most; s++) {
-        const double waves = ceil(blocks * (double)s / (at_once > 0.0 ? at_once : 1.0));
+        const double waves = ceil(blocks * (double)s / at_once);
         const double tiles = (double)((depth + s - 1) / s);
         const double copies = s > 1 || pad_c ? (double)(s + 1) : 0.0;
-        const double cost = waves * tiles + copies * per_copy * blocks / (at_once > 0.0 ? at_once : 1.0);
+        const double cost = waves * tiles + copies * per_copy * blocks / at_once;
         if (s == 1 || cost < best_cost) {
             best = s;
             best_cost = cost;
