@@ -11,6 +11,7 @@ a size a step cannot do, or a --device that does not exist) or could not run.
 """
 import argparse
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -89,7 +90,16 @@ def print_table(results, out):
             out.write(f"\nOn this CPU no step after {best['name']} gets back to its rate: PoCL runs a work-group's "
                       "work-items as loops on the cores, local memory is ordinary cached memory, and the vectors "
                       "already fill the SIMD registers, so the later steps' transposes, register blocks, padding "
-                      "and double buffering add work without removing a limit the CPU has.\n")
+                      "and double buffering add work without removing a limit the CPU has"
+                      + (unsplit_clause(ran) or "") + ".\n")
+
+
+def unsplit_clause(ran):
+    """What the verdict adds when the split-K step ran without splitting (its report: SLICES=1)."""
+    for r in ran:
+        if re.search(r"(^| )SLICES=1( |$)", r["row"].get("params", "")):
+            return f" ({r['name']} chose not to split K here: the blocks of C already outnumber the cores)"
+    return None
 
 
 def main():
