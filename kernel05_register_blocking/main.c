@@ -18,9 +18,7 @@ static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
 {
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
     const long wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
-    int rc = gemm_require_vector_tiles(msg, p);
-    if (!rc)
-        rc = gemm_require_register_blocks(msg, p);
+    int rc = gemm_require_register_blocks(msg, p);
     if (!rc)
         rc = gemm_require_tiles(msg, p, "TSM", tsm, "TSN", tsn, "TSK", tsk);
     if (rc)

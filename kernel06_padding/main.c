@@ -14,12 +14,10 @@ static const gemm_param_info params[] = {
 
 // Zero-pad A^T to Kp x Mp and, where needed, B to Kp x Np; step 5's sgemm on the padded sizes;
 // un-pad the result into C: gemm_plan_padded() (common/src/gemm_padded.c), shared with steps 7
-// and 8. See the header comment of padding.cl.
+// to 9. See the header comment of padding.cl.
 static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
 {
-    int rc = gemm_require_vector_tiles(msg, p);
-    if (!rc)
-        rc = gemm_require_register_blocks(msg, p);
+    const int rc = gemm_require_register_blocks(msg, p);
     if (rc)
         return rc;
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");

@@ -17,15 +17,10 @@ static const gemm_param_info params[] = {
 // holds two tiles of each matrix in local memory. See double_buffering.cl.
 static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
 {
-    int rc = gemm_require_vector_tiles(msg, p);
-    if (!rc)
-        rc = gemm_require_register_blocks(msg, p);
-    if (!rc)
-        rc = gemm_require_even_tile_loads(msg, p);
+    const int rc = gemm_require_even_tile_loads(msg, p);
     if (rc)
         return rc;
-    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
-    gemm_plan_padded(p, plan, 2 * (size_t)((tsm + tsn) * tsk) * sizeof(float) /* two tiles of each */);
+    gemm_plan_padded(p, plan, gemm_double_buffer_bytes(p));
     return 0;
 }
 

@@ -19,17 +19,10 @@ static const gemm_param_info params[] = {
 // See warp_tiling.cl.
 static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
 {
-    int rc = gemm_require_vector_tiles(msg, p);
-    if (!rc)
-        rc = gemm_require_register_blocks(msg, p);
-    if (!rc)
-        rc = gemm_require_even_tile_loads(msg, p);
-    if (!rc)
-        rc = gemm_require_warp_tiles(msg, p);
+    const int rc = gemm_require_warp_tiles(msg, p);
     if (rc)
         return rc;
-    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
-    gemm_plan_padded(p, plan, 2 * (size_t)((tsm + tsn) * tsk) * sizeof(float) /* two tiles of each */);
+    gemm_plan_padded(p, plan, gemm_double_buffer_bytes(p));
     return 0;
 }
 

@@ -22,17 +22,10 @@ static const gemm_param_info params[] = {
 // (gemm_plan_split_k()). SLICES = 0 lets the host choose (gemm_split_k_slices()). See split_k.cl.
 static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
 {
-    int rc = gemm_require_vector_tiles(msg, p);
-    if (!rc)
-        rc = gemm_require_register_blocks(msg, p);
-    if (!rc)
-        rc = gemm_require_even_tile_loads(msg, p);
-    if (!rc)
-        rc = gemm_require_warp_tiles(msg, p);
+    int rc = gemm_require_warp_tiles(msg, p);
     if (rc)
         return rc;
-    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
-    const long slices = gemm_split_k_slices(p), depth = (p->k + tsk - 1) / tsk;
+    const long slices = gemm_split_k_slices(p), depth = (p->k + gemm_param(p, "TSK") - 1) / gemm_param(p, "TSK");
     rc = gemm_require(msg, (double)slices * (double)depth <= 2147483647.0,
                       "SLICES=%ld times the %ld tiles of K must stay below 2^31 (the kernel's int indices)", slices,
                       depth);
@@ -42,7 +35,7 @@ static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
         plan->chosen = "SLICES";
         plan->chosen_value = slices;
     }
-    gemm_plan_split_k(p, plan, 2 * (size_t)((tsm + tsn) * tsk) * sizeof(float) /* two tiles of each */, slices);
+    gemm_plan_split_k(p, plan, gemm_double_buffer_bytes(p), slices);
     return 0;
 }
 

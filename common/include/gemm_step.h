@@ -252,14 +252,14 @@ int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, lon
 int gemm_require_vector_tiles(gemm_msg *msg, const gemm_problem *p);
 
 /**
- * @brief The checks of steps 5 and 6 on their register blocks, after gemm_require_vector_tiles():
- * WPTM and WPTN multiples of WIDTH, TSM a multiple of WPTM and TSN of WPTN.
+ * @brief The checks of steps 5 and 6 on their register blocks: gemm_require_vector_tiles()'s,
+ * then WPTM and WPTN multiples of WIDTH, TSM a multiple of WPTM and TSN of WPTN.
  * @return 0 or #GEMM_EXIT_BAD_INPUT.
  */
 int gemm_require_register_blocks(gemm_msg *msg, const gemm_problem *p);
 
 /**
- * @brief The check of steps 7 and 8 on their tile loads, after gemm_require_register_blocks():
+ * @brief The checks of steps 7 to 9 on their tile loads: gemm_require_register_blocks()'s, then:
  * each tile, TSK*TSM/WIDTH vectors of A^T and TSK*TSN/WIDTH of B, divides evenly among the
  * (TSM/WPTM)*(TSN/WPTN) work-items of a work-group, which hold their shares in registers.
  * @return 0 or #GEMM_EXIT_BAD_INPUT.
@@ -267,10 +267,14 @@ int gemm_require_register_blocks(gemm_msg *msg, const gemm_problem *p);
 int gemm_require_even_tile_loads(gemm_msg *msg, const gemm_problem *p);
 
 /**
- * @brief The checks of step 8 on its warp tiles, after gemm_require_register_blocks(): TSM a
+ * @brief The checks of steps 8 and 9 on their warp tiles: gemm_require_even_tile_loads()'s, then TSM a
  * multiple of WTM, TSN of WTN, WTM of WPTM and WTN of WPTN. @return 0 or #GEMM_EXIT_BAD_INPUT.
  */
 int gemm_require_warp_tiles(gemm_msg *msg, const gemm_problem *p);
+
+/** @brief The local memory of the double-buffered sgemm of steps 7 to 9: two tiles of A^T (TSK x TSM)
+ * and two of B (TSK x TSN), in bytes. */
+size_t gemm_double_buffer_bytes(const gemm_problem *p);
 
 /**
  * @brief Checks a vector width WIDTH for the vectorized steps: one of 1, 2, 4, 8, and buffers

@@ -146,7 +146,9 @@ int gemm_require_register_blocks(gemm_msg *msg, const gemm_problem *p)
 {
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), width = gemm_param(p, "WIDTH");
     const long wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
-    int rc = gemm_require(msg, wptm % width == 0 && wptn % width == 0,
+    int rc = gemm_require_vector_tiles(msg, p);
+    if (!rc)
+        rc = gemm_require(msg, wptm % width == 0 && wptn % width == 0,
                           "WPTM=%ld and WPTN=%ld must be multiples of WIDTH=%ld", wptm, wptn, width);
     if (!rc)
         rc = gemm_require(msg, tsm % wptm == 0 && tsn % wptn == 0,
@@ -160,6 +162,9 @@ int gemm_require_even_tile_loads(gemm_msg *msg, const gemm_problem *p)
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
     const long width = gemm_param(p, "WIDTH"), wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
     const long threads = (tsm / wptm) * (tsn / wptn), a = tsk * (tsm / width), b = tsk * (tsn / width);
+    const int rc = gemm_require_register_blocks(msg, p);
+    if (rc)
+        return rc;
     return gemm_require(msg, a % threads == 0 && b % threads == 0,
                         "a tile of A^T (TSK*TSM/WIDTH = %ld vectors) and of B (TSK*TSN/WIDTH = %ld) must divide evenly "
                         "among the (TSM/WPTM)*(TSN/WPTN) = %ld work-items that load them",
@@ -170,13 +175,20 @@ int gemm_require_warp_tiles(gemm_msg *msg, const gemm_problem *p)
 {
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), wtm = gemm_param(p, "WTM");
     const long wtn = gemm_param(p, "WTN"), wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
-    int rc = gemm_require(msg, tsm % wtm == 0 && tsn % wtn == 0,
+    int rc = gemm_require_even_tile_loads(msg, p);
+    if (!rc)
+        rc = gemm_require(msg, tsm % wtm == 0 && tsn % wtn == 0,
                           "TSM=%ld must be a multiple of WTM=%ld and TSN=%ld a multiple of WTN=%ld", tsm, wtm, tsn, wtn);
     if (!rc)
         rc = gemm_require(msg, wtm % wptm == 0 && wtn % wptn == 0,
                           "WTM=%ld must be a multiple of WPTM=%ld and WTN=%ld a multiple of WPTN=%ld", wtm, wptm, wtn,
                           wptn);
     return rc;
+}
+
+size_t gemm_double_buffer_bytes(const gemm_problem *p)
+{
+    return 2 * (size_t)((gemm_param(p, "TSM") + gemm_param(p, "TSN")) * gemm_param(p, "TSK")) * sizeof(float);
 }
 
 gemm_launch *gemm_plan_transpose(gemm_plan *plan, const char *label, long rows, long cols, long tile, long pad,
