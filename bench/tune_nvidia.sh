@@ -122,5 +122,14 @@ split_k() {
   tune --size $sizes --step kernel09_split_k --no-verify-best --grid "SLICES=0,1,2,3,4,5,6,8,12,16"
 }
 
+# Run 13: step 9 splitting only the rows of blocks left over by whole waves (SPLIT_ROWS=0, the host's
+# rule) against splitting every row (SPLIT_ROWS=4096, the first version's split) for each SLICES
+split_rows() {
+  local sizes=512,1024,2048,4095,4096,4097,8192,1000x3000x500,1024x1024x8192
+  tune --size $sizes --step kernel08_warp_tiling --no-verify-best --grid "TSM=128"
+  tune --size $sizes --step kernel09_split_k --no-verify-best --grid "SLICES=0,1,2,3,4,5,6,8,12 SPLIT_ROWS=0"
+  tune --size 1024,4097,8192,1000x3000x500 --step kernel09_split_k --no-verify-best --grid "SLICES=2,4,6,8 SPLIT_ROWS=4096"
+}
+
 for p in $parts; do $p; done
 rm -f "$best"

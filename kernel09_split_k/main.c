@@ -13,31 +13,46 @@ static const gemm_param_info params[] = {
     GEMM_PARAM_TRANSPOSE_TILE,
     GEMM_PARAM_TRANSPOSE_PAD,
     GEMM_PARAM_SLICES,
+    GEMM_PARAM_SPLIT_ROWS,
     GEMM_PARAM_GROUPS_PER_CU,
 };
 
-// Step 8's plan with K split into SLICES slices: zero-pad A^T to Kp x Mp and, where needed, B to
-// Kp x Np; sgemm on the padded sizes, each block of C computed by SLICES work-groups, one per slice
-// of K, into SLICES partial copies of C; add them up and un-pad the result into C
-// (gemm_plan_split_k()). SLICES = 0 lets the host choose (gemm_split_k_slices()). See split_k.cl.
+// Step 8's plan with K split: zero-pad A^T to Kp x Mp and, where needed, B to Kp x Np; sgemm on the
+// padded sizes, the blocks of the last SPLIT_ROWS block rows each computed by SLICES work-groups,
+// one per slice of K, into a padded C followed by copies of those rows; add them up and un-pad the
+// result into C (gemm_plan_split_k()). SLICES = 0 and SPLIT_ROWS = 0 let the host choose
+// (gemm_split_k_choose()). See split_k.cl.
 static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
 {
     int rc = gemm_require_warp_tiles(msg, p);
     if (rc)
         return rc;
-    const long slices = gemm_split_k_slices(p), depth = (p->k + gemm_param(p, "TSK") - 1) / gemm_param(p, "TSK");
-    rc = gemm_require(msg, (double)slices * (double)depth <= 2147483647.0,
-                      "SLICES=%ld times the %ld tiles of K must stay below 2^31 (the kernel's int indices)", slices,
-                      depth);
+    const gemm_split_k split = gemm_split_k_choose(p);
+    const long tsm = gemm_param(p, "TSM"), depth = (p->k + gemm_param(p, "TSK") - 1) / gemm_param(p, "TSK");
+    const double mp = (double)gemm_round_up((size_t)p->m, (size_t)tsm);
+    const double np = (double)gemm_round_up((size_t)p->n, (size_t)gemm_param(p, "TSN"));
+    rc = gemm_require(msg, (double)split.slices * (double)depth <= 2147483647.0,
+                      "SLICES=%ld times the %ld tiles of K must stay below 2^31 (the kernel's int indices)",
+                      split.slices, depth);
+    if (!rc)
+        rc = gemm_require(msg, (mp + (double)(split.slices - 1) * (double)(split.rows * tsm)) * np <= 2147483647.0,
+                          "C and its %ld copies of %ld rows of blocks must stay below 2^31 floats (the kernels' int "
+                          "indices): fewer SLICES or SPLIT_ROWS",
+                          split.slices - 1, split.rows);
     if (rc)
         return rc;
+    int chosen = 0;
     if (gemm_param(p, "SLICES") == 0) {
-        plan->chosen = "SLICES";
-        plan->chosen_value = slices;
+        plan->chosen[chosen] = "SLICES";
+        plan->chosen_value[chosen++] = split.slices;
     }
-    gemm_plan_split_k(p, plan, gemm_double_buffer_bytes(p), slices);
+    if (gemm_param(p, "SPLIT_ROWS") == 0) {
+        plan->chosen[chosen] = "SPLIT_ROWS";
+        plan->chosen_value[chosen] = split.rows;
+    }
+    gemm_plan_split_k(p, plan, gemm_double_buffer_bytes(p), split);
     return 0;
 }
 
-GEMM_STEP_MAIN("split-K: when the blocks of C are too few to fill the device, the work along K is split too",
+GEMM_STEP_MAIN("split-K: where the blocks of C do not fill the device's last wave, the work along K is split too",
                params, plan)

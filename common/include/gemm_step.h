@@ -102,15 +102,18 @@ typedef struct gemm_launch {
     gemm_arg arg[GEMM_MAX_ARGS]; /**< arguments, in order */
 } gemm_launch;
 
+/** @brief The most parameters a plan chooses itself (gemm_plan::chosen). */
+#define GEMM_MAX_CHOSEN 2
+
 /** @brief Everything one run of a step enqueues, in order. */
 typedef struct gemm_plan {
     int nlaunches;                           /**< launches used */
     gemm_launch launch[GEMM_MAX_LAUNCHES];   /**< the launches, run in this order */
     size_t temp_elems[GEMM_MAX_TEMPS];       /**< size of helper buffer i in floats (0 = unused) */
     const char *temp_label[GEMM_MAX_TEMPS];  /**< what helper buffer i holds */
-    const char *chosen;                      /**< a parameter the plan chose itself (its `-D` value was 0,
-                                                  "automatic": step 9's SLICES), or NULL */
-    long chosen_value;                       /**< the value chosen: the report and the kernel's build see it */
+    const char *chosen[GEMM_MAX_CHOSEN];     /**< parameters the plan chose itself (their `-D` value was 0,
+                                                  "automatic": step 9's SLICES and SPLIT_ROWS), NULL after the last */
+    long chosen_value[GEMM_MAX_CHOSEN];      /**< the values chosen: the report and the kernel's build see them */
 } gemm_plan;
 
 /** @brief Appends a launch of @p kernel over @p global_cols x @p global_rows with @p local_cols x @p local_rows work-groups. */
@@ -157,37 +160,67 @@ gemm_launch *gemm_plan_transpose(gemm_plan *plan, const char *label, long rows, 
  */
 void gemm_plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes);
 
+/** @brief How step 9 splits K: the last @c rows block rows of C (TSM rows each) are computed by
+ * @c slices work-groups per block, each over one slice of K's tiles; the others whole.
+ * slices = 1 (rows = 0): no split. */
+typedef struct gemm_split_k {
+    long slices; /**< SLICES: work-groups per block of a split row, one per slice of K */
+    long rows;   /**< SPLIT_ROWS: how many of the last block rows are split (0 when slices = 1) */
+} gemm_split_k;
+
 /**
- * @brief How many slices step 9 splits K into (its parameter SLICES; 0 lets this function choose).
+ * @brief How step 9 splits K (its parameters SLICES and SPLIT_ROWS; 0 lets this function choose).
  *
- * The model, in units of one TSK-deep tile of the sgemm's loop: the device runs
- * compute units x GROUPS_PER_CU work-groups at once, so `blocks*s` work-groups take
- * ceil(blocks*s / that) waves, each as long as one slice, ceil(Kp/TSK / s) tiles; adding up s
- * partial copies of C (and writing the result) reads and writes (s+1) floats per element of C,
- * which costs 4*(s+1)*GEMM_SPLIT_FLOPS_PER_BYTE / (2*TSK) tiles per wave of blocks. The chosen s
- * is the cheapest (the smallest of equals), at most 64, Kp/TSK, and what keeps s*Mp*Np floats
- * within one allocation and the kernels' 32-bit indices.
- * @param p the problem, with TSM, TSN, TSK, SLICES and GROUPS_PER_CU
- * @return SLICES itself when it is not 0, the chosen number of slices otherwise
+ * The rows: those left over once whole waves of blocks are taken row by row (the device runs
+ * compute units x GROUPS_PER_CU work-groups at once), all of them when the blocks are fewer than one
+ * wave; SPLIT_ROWS = n forces the last min(n, Mp/TSM). The slices: the cheapest number by
+ * gemm_split_k_cost() (the smallest of equals), at most 64, Kp/TSK, and what keeps the copies within
+ * one allocation and the kernels' 32-bit indices; SLICES = n forces n (and at least one split row).
+ * @param p the problem, with TSM, TSN, TSK, SLICES, SPLIT_ROWS and GROUPS_PER_CU
+ * @return the split; {1, 0} for none
  */
-long gemm_split_k_slices(const gemm_problem *p);
+gemm_split_k gemm_split_k_choose(const gemm_problem *p);
+
+/**
+ * @brief The model behind gemm_split_k_choose(), in units of one TSK-deep tile of the sgemm's loop.
+ *
+ * The whole blocks' work-groups (Kp/TSK tiles each) and then the split rows' (ceil(Kp/TSK / s) tiles
+ * each), every one GEMM_SPLIT_GROUP_TILES tiles longer, take turns on compute units x GROUPS_PER_CU slots, each work-group on the first slot free;
+ * the time is when the last one ends. Reading and writing C's copies costs
+ * 4*GEMM_SPLIT_FLOPS_PER_BYTE / (2*TSK) tiles per float over all slots: unpad reads and writes each
+ * element of C once when C is padded or split, and reads each further slice's copy of the split rows
+ * (the sgemm's writes of those copies overlap other work-groups' arithmetic: run 13 showed no cost).
+ * @param p the problem, with TSM, TSN, TSK and GROUPS_PER_CU
+ * @param split_k the split to cost
+ * @return the modelled time in tiles
+ */
+double gemm_split_k_cost(const gemm_problem *p, gemm_split_k split_k);
 
 /**
  * @brief A GPU's arithmetic rate divided by its memory bandwidth, in flops per byte, as
- * gemm_split_k_slices() assumes it (an NVIDIA H100 runs step 8's sgemm at about 46 TFLOPS and
+ * gemm_split_k_cost() assumes it (an NVIDIA H100 runs step 8's sgemm at about 46 TFLOPS and
  * copies at about 3 TB/s).
  */
 #define GEMM_SPLIT_FLOPS_PER_BYTE 15.0
 
 /**
- * @brief Step 9's plan: gemm_plan_padded() with K split into @p slices (gemm_split_k_slices()):
- * the sgemm's grid of work-groups is repeated @p slices times along dimension 1, each copy
- * writing its partial product (times alpha, with beta = 0) into its own Mp x Np matrix of a helper
- * buffer, and `unpad` adds the copies up into C, applying beta. With one slice it is
- * gemm_plan_padded()'s plan, except that `unpad` takes step 9's arguments
- * `(rows, cols, paddedRows, paddedCols, slices, beta, in, out)`.
+ * @brief What one work-group of step 9's sgemm costs beyond its tiles, in tiles, as gemm_split_k_cost()
+ * assumes it: its first tile is loaded with nothing to overlap it, and its block of C is stored at the
+ * end. One tile: with none, the model chose 19 slices at 8192 on an H100, where 9 measured faster
+ * (run 13 in bench/README.md); with two, 1 slice at 1000x3000x500, where 4 measured 9 % faster.
  */
-void gemm_plan_split_k(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, long slices);
+#define GEMM_SPLIT_GROUP_TILES 1.0
+
+/**
+ * @brief Step 9's plan: gemm_plan_padded() with K split as @p split_k says
+ * (gemm_split_k_choose()): the sgemm's grid of work-groups has its whole block rows first, then the
+ * split block rows once per slice, each writing its partial product (times alpha, with beta = 0):
+ * slice 0 into the padded C, the others into copies of the split rows that follow it in the same
+ * helper buffer; `unpad` adds the copies up into C, applying beta. The sgemm takes one more argument,
+ * the number of split rows (all of them when nothing is split), and `unpad` step 9's arguments
+ * `(rows, cols, paddedRows, paddedCols, slices, splitFrom, beta, in, out)`.
+ */
+void gemm_plan_split_k(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, gemm_split_k split_k);
 
 /** @brief @p x rounded up to a multiple of @p multiple. */
 size_t gemm_round_up(size_t x, size_t multiple);
@@ -239,7 +272,10 @@ int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, lon
     {"TRANSPOSE_PAD", 0, 1, "local-memory padding of the transpose tile against bank conflicts (0 or 1 float per row)"}
 /** @brief SLICES: how many parts step 9 splits K into (0: the host chooses). */
 #define GEMM_PARAM_SLICES \
-    {"SLICES", 0, 64, "split K into this many slices, each a work-group per block of C (0: chosen for the problem and the device)"}
+    {"SLICES", 0, 64, "split K into this many slices, each a work-group per block of a split row of C (0: chosen for the problem and the device)"}
+/** @brief SPLIT_ROWS: how many of the last block rows step 9 splits (0: the host chooses). */
+#define GEMM_PARAM_SPLIT_ROWS \
+    {"SPLIT_ROWS", 0, 1 << 20, "split K for the last SPLIT_ROWS rows of blocks of C (all of them if more; 0: chosen with SLICES)"}
 /** @brief GROUPS_PER_CU: how many sgemm work-groups a compute unit runs at once (for choosing SLICES). */
 #define GEMM_PARAM_GROUPS_PER_CU \
     {"GROUPS_PER_CU", 1, 64, "work-groups of the sgemm that one compute unit runs at once, for choosing SLICES"}

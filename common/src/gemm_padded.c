@@ -11,9 +11,9 @@ static gemm_launch *helper(gemm_plan *plan, const char *kernel, const char *labe
                          gemm_round_up((size_t)grid_rows, (size_t)tile), (size_t)tile, (size_t)tile);
 }
 
-/* The plan of steps 6 to 9; slices = 0: steps 6-8 (no split, their unpad's arguments), slices >= 1:
- * step 9 (K in that many slices, its unpad's arguments). */
-static void plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, long slices)
+/* The plan of steps 6 to 9; split = NULL: steps 6-8 (no split, their kernels' arguments), else step 9
+ * (the last split->rows block rows in split->slices slices of K, its kernels' arguments). */
+static void plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, const gemm_split_k *split_k)
 {
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
     const long wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
@@ -21,6 +21,9 @@ static void plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_loc
     const long mp = (long)gemm_round_up((size_t)p->m, (size_t)tsm);
     const long np = (long)gemm_round_up((size_t)p->n, (size_t)tsn);
     const long kp = (long)gemm_round_up((size_t)p->k, (size_t)tsk);
+    const long slices = split_k ? split_k->slices : 1, block_rows = mp / tsm;
+    const long split_rows = slices > 1 ? split_k->rows : block_rows; /* the sgemm's argument: 1..Mp/TSM */
+    const long full_rows = block_rows - split_rows;
     const int pad_b = kp != p->k || np != p->n, split = slices > 1, pad_c = mp != p->m || np != p->n || split;
 
     /* A (M x K) -> A^T zero-padded to Kp x Mp, in one pass */
@@ -48,14 +51,17 @@ static void plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_loc
     }
 
     /* sgemm on the padded sizes; into a padded C (with beta = 0: beta is applied when un-padding)
-     * unless C is already a multiple of the tiles; into `slices` padded copies of C when K is split */
+     * unless C is already a multiple of the tiles; when K is split, followed by the copies of the
+     * split block rows for slices 1 to SLICES-1 */
     if (pad_c)
-        gemm_plan_temp(plan, GEMM_BUF_T2, split ? "C's partial products, one per slice of K" : "C padded",
-                       (size_t)(split ? slices : 1) * (size_t)mp * (size_t)np);
-    l = gemm_plan_add(plan, "sgemm", "sgemm", (size_t)(np / wptn), (size_t)((split ? slices : 1) * (mp / wptm)),
-                      tsn / wptn, tsm / wptm);
+        gemm_plan_temp(plan, GEMM_BUF_T2, split ? "C padded, then its split rows once per further slice of K" : "C padded",
+                       (size_t)(mp + (slices - 1) * split_rows * tsm) * (size_t)np);
+    l = gemm_plan_add(plan, "sgemm", "sgemm", (size_t)(np / wptn),
+                      (size_t)((full_rows + slices * split_rows) * (tsm / wptm)), tsn / wptn, tsm / wptm);
     gemm_arg_sgemm(l, mp, np, kp, p->alpha, pad_c ? 0.0f : p->beta, GEMM_BUF_T0, pad_b ? GEMM_BUF_T1 : GEMM_BUF_B,
                    pad_c ? GEMM_BUF_T2 : GEMM_BUF_C);
+    if (split_k)
+        gemm_arg_int(l, split_rows);
     l->local_mem_bytes = sgemm_local_bytes;
 
     /* C = the M x N corner of the padded C (of the sum of its slices) + beta * C */
@@ -63,11 +69,13 @@ static void plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_loc
         l = helper(plan, "unpad", split ? "add slices+unpad C" : "unpad C", p->m, (p->n + width - 1) / width, tile);
         gemm_arg_int(l, p->m);
         gemm_arg_int(l, p->n);
-        if (slices)
+        if (split_k)
             gemm_arg_int(l, mp);
         gemm_arg_int(l, np);
-        if (slices)
+        if (split_k) {
             gemm_arg_int(l, slices);
+            gemm_arg_int(l, full_rows * tsm);
+        }
         gemm_arg_float(l, p->beta);
         gemm_arg_buffer(l, GEMM_BUF_T2);
         gemm_arg_buffer(l, GEMM_BUF_C);
@@ -76,42 +84,90 @@ static void plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_loc
 
 void gemm_plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes)
 {
-    plan_padded(p, plan, sgemm_local_bytes, 0);
+    plan_padded(p, plan, sgemm_local_bytes, NULL);
 }
 
-void gemm_plan_split_k(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, long slices)
+void gemm_plan_split_k(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, gemm_split_k split_k)
 {
-    plan_padded(p, plan, sgemm_local_bytes, slices < 1 ? 1 : slices);
+    plan_padded(p, plan, sgemm_local_bytes, &split_k);
 }
 
-long gemm_split_k_slices(const gemm_problem *p)
+/* The model's time, in tiles: `whole` work-groups of `depth` tiles each, then `parts` work-groups of
+ * `part` tiles each, on `at_once` slots, every work-group taking the first slot that is free. After
+ * the whole ones the slots form two sets that stay in step: those free after `waves` of them and the
+ * `busy` ones, free one work-group later; the parts fill whichever set is free first. */
+static double split_k_time(double whole, double depth, double parts, double part, double at_once)
 {
-    const long forced = gemm_param(p, "SLICES");
-    if (forced > 0)
-        return forced;
+    const double waves = floor(whole / at_once), busy = whole - waves * at_once;
+    double free_at = waves * depth, free_n = at_once - busy, busy_at = (waves + 1.0) * depth;
+    double end = busy > 0.0 ? busy_at : free_at;
+    if (busy == 0.0) /* one set: whole rounds of parts */
+        return parts > 0.0 ? fmax(end, free_at + ceil(parts / free_n) * part) : end;
+    while (parts > 0.0) {
+        if (free_at <= busy_at) {
+            parts -= fmin(parts, free_n);
+            free_at += part;
+            end = fmax(end, free_at);
+        } else {
+            parts -= fmin(parts, busy);
+            busy_at += part;
+            end = fmax(end, busy_at);
+        }
+    }
+    return end;
+}
+
+double gemm_split_k_cost(const gemm_problem *p, gemm_split_k split_k)
+{
+    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
+    const double mp = (double)gemm_round_up((size_t)p->m, (size_t)tsm);
+    const double np = (double)gemm_round_up((size_t)p->n, (size_t)tsn);
+    const double depth = (double)(gemm_round_up((size_t)p->k, (size_t)tsk) / (size_t)tsk);
+    const int pad_c = (long)mp != p->m || (long)np != p->n, split = split_k.slices > 1;
+    const double cols = np / (double)tsn, blocks = (mp / (double)tsm) * cols;
+    const double at_once = fmax(1.0, (double)p->device->compute_units * (double)gemm_param(p, "GROUPS_PER_CU"));
+    const double s = (double)split_k.slices, rows = split ? (double)split_k.rows : 0.0;
+    const double per_block = 4.0 * GEMM_SPLIT_FLOPS_PER_BYTE / (2.0 * (double)tsk); /* tiles per float of C */
+    /* unpad reads and writes every element of C, and reads the split rows' further copies (the sgemm
+     * writes them at the end of each work-group, while others compute: not counted) */
+    const double copies = (pad_c || split ? 2.0 * blocks : 0.0) + (s - 1.0) * rows * cols;
+    return split_k_time(blocks - rows * cols, depth + GEMM_SPLIT_GROUP_TILES, rows * cols * s,
+                        ceil(depth / s) + GEMM_SPLIT_GROUP_TILES, at_once) +
+           copies * per_block / at_once;
+}
+
+gemm_split_k gemm_split_k_choose(const gemm_problem *p)
+{
+    const long forced_slices = gemm_param(p, "SLICES"), forced_rows = gemm_param(p, "SPLIT_ROWS");
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
     const double mp = (double)gemm_round_up((size_t)p->m, (size_t)tsm);
     const double np = (double)gemm_round_up((size_t)p->n, (size_t)tsn);
     const long depth = (long)(gemm_round_up((size_t)p->k, (size_t)tsk) / (size_t)tsk);
-    const int pad_c = (long)mp != p->m || (long)np != p->n;
-    const double blocks = (mp / (double)tsm) * (np / (double)tsn);
-    const double at_once = fmax(1.0, (double)p->device->compute_units * (double)gemm_param(p, "GROUPS_PER_CU"));
-    const double per_copy = 4.0 * GEMM_SPLIT_FLOPS_PER_BYTE / (2.0 * (double)tsk); /* tiles per float of C */
+    const long block_rows = (long)(mp / (double)tsm), cols = (long)(np / (double)tsn);
+    const long at_once = (long)fmax(1.0, (double)p->device->compute_units * (double)gemm_param(p, "GROUPS_PER_CU"));
+    gemm_split_k best = {1, 0};
+    /* The rows to split: those left over once whole waves of blocks are taken, row by row (all of
+     * them when the blocks are fewer than one wave), at least one where SLICES is forced */
+    long rows = forced_rows ? forced_rows : block_rows - (block_rows * cols / at_once) * at_once / cols;
+    if (rows > block_rows)
+        rows = block_rows;
+    if (rows < 1 && forced_slices > 1)
+        rows = 1;
+    if (rows < 1)
+        return best;
     /* Most slices: 64, one tile each, and what one buffer and the 32-bit indices hold */
     const double max_alloc_floats = (double)p->device->max_alloc / sizeof(float);
-    long most = depth < 64 ? depth : 64;
-    while (most > 1 && ((double)most * mp * np > (double)INT_MAX || (double)most * mp * np > max_alloc_floats ||
-                        (double)most * (double)depth > (double)INT_MAX))
+    long most = forced_slices ? forced_slices : depth < 64 ? depth : 64;
+    while (!forced_slices && most > 1 &&
+           ((mp + (double)((most - 1) * rows * tsm)) * np > (double)INT_MAX ||
+            (mp + (double)((most - 1) * rows * tsm)) * np > max_alloc_floats || (double)most * (double)depth > (double)INT_MAX))
         most--;
-    long best = 1;
     double best_cost = 0.0;
-    for (long s = 1; s <= most; s++) {
-        const double waves = ceil(blocks * (double)s / at_once);
-        const double tiles = (double)((depth + s - 1) / s);
-        const double copies = s > 1 || pad_c ? (double)(s + 1) : 0.0;
-        const double cost = waves * tiles + copies * per_copy * blocks / at_once;
-        if (s == 1 || cost < best_cost) {
-            best = s;
+    for (long s = forced_slices ? forced_slices : 1; s <= most; s++) {
+        const gemm_split_k candidate = {s, s > 1 ? rows : 0};
+        const double cost = gemm_split_k_cost(p, candidate);
+        if (s == (forced_slices ? forced_slices : 1) || cost < best_cost) {
+            best = candidate;
             best_cost = cost;
         }
     }

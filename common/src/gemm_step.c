@@ -798,8 +798,9 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         plan.launch[0].local[0] = plan.launch[0].local[1] = 1;
     } else {
         rc = step->plan(&prob, &plan, &msg);
-        if (!rc && plan.chosen) /* a parameter the plan chose: reported and built with its value */
-            rc = gemm_defines_set(&params, plan.chosen, plan.chosen_value, &msg);
+        /* the parameters the plan chose: reported and built with their values */
+        for (int i = 0; !rc && i < GEMM_MAX_CHOSEN && plan.chosen[i]; i++)
+            rc = gemm_defines_set(&params, plan.chosen[i], plan.chosen_value[i], &msg);
         if (rc)
             goto done;
         gemm_defines_format(&params, params_text, sizeof params_text);

@@ -1,17 +1,19 @@
 // Step 9 - split-K: step 8 with one idea added to its sgemm kernel. When the blocks of C are too
 // few to keep every compute unit busy (a 1024 x 1024 C is 64 blocks of 128 x 128, for 132
 // multiprocessors on an H100), or leave the last wave of work-groups nearly empty (4097: 33 x 33
-// blocks), the work along K is split too: SLICES work-groups compute the same block of C, each over
-// its own range of K's tiles, and write their partial sums into SLICES separate copies of C; the
-// helper that un-pads C now also adds those copies up. Everything else is step 8's: warp tiles,
-// two local tiles with the next loaded from global memory while the current one is used, and
-// step 6's helper kernels for any M, N, K >= 1 (zero-padding the inputs up to multiples of the
-// tiles). "Padding" here means zero-padding of the matrices; TRANSPOSE_PAD is the other kind,
-// local-memory padding against bank conflicts.
+// blocks, one row of blocks more than four full waves), the work along K is split too: for the
+// rows of blocks that do not make whole waves (all of them when there are fewer blocks than the
+// device runs at once), SLICES work-groups compute the same block of C, each over its own range of
+// K's tiles, and write their partial sums into SLICES separate copies of those rows; the helper
+// that un-pads C now also adds those copies up. The other rows are computed whole, as in step 8.
+// Everything else is step 8's: warp tiles, two local tiles with the next loaded from global memory
+// while the current one is used, and step 6's helper kernels for any M, N, K >= 1 (zero-padding the
+// inputs up to multiples of the tiles). "Padding" here means zero-padding of the matrices;
+// TRANSPOSE_PAD is the other kind, local-memory padding against bank conflicts.
 // Kp, Mp, Np are K, M, N rounded up to TSK, TSM, TSN; a matrix that needs no padding is used as it is.
-// The host chooses SLICES (1 = no split) from the number of blocks, the depth Kp/TSK and the
-// number of work-groups the device runs at once; it is an argument of no kernel: the sgemm reads
-// it from its launch geometry.
+// The host chooses how many rows of blocks to split and SLICES (1 = no split) from the number of
+// blocks, the depth Kp/TSK and the number of work-groups the device runs at once; the sgemm takes
+// the first as an argument and reads the second from its launch geometry.
 //
 //   C = alpha * A * B + beta * C      A is M x K, B is K x N, C is M x N, all row-major:
 //                                     element (row, col) of a matrix with `cols` columns is
@@ -42,20 +44,27 @@
 // Constraints paddedCols a multiple of WIDTH; out aligned to WIDTH floats;
 //             TRANSPOSE_TILE^2 <= the maximum work-group size.
 //
-// Kernel 3 of 4: sgemm, warp-tiled and double-buffered, on the padded sizes Mp, Np, Kp, over one
-//                slice of K per work-group
+// Kernel 3 of 4: sgemm, warp-tiled and double-buffered, on the padded sizes Mp, Np, Kp, the last
+//                splitRows rows of blocks over one slice of K per work-group
 // Arguments   (int M, int N, int K, float alpha, float beta,
-//              const global float *AT, const global float *B, global float *C)
-//             AT is A transposed (K x M). C holds SLICES matrices of M x N, one after the other:
-//             slice s writes alpha times its partial product into the s-th (with SLICES = 1, C is
-//             the one M x N result). The kernel declares AT, B and C as arrays of floatN: the
-//             buffers are ordinary float arrays, read and written WIDTH floats at a time.
+//              const global float *AT, const global float *B, global float *C, int splitRows)
+//             AT is A transposed (K x M). The block rows of C (TSM rows each) are fullRows =
+//             M/TSM - splitRows computed whole, then splitRows computed in SLICES slices of K.
+//             C holds M + (SLICES-1)*splitRows*TSM rows of N: the M x N result, in which slice 0
+//             of a split block row writes its partial product, then the copies of the split rows
+//             for slices 1 to SLICES-1, one after the other: slice s of block row r writes rows
+//             (r + s*splitRows)*TSM and on. Every work-group writes alpha times its product (with
+//             SLICES = 1, C is the one M x N result). The kernel declares AT, B and C as arrays of
+//             floatN: the buffers are ordinary float arrays, read and written WIDTH floats at a time.
 // Launch      2D NDRange of work-items, each computing a WPTM x WPTN block of C: dimension 0
-//             runs along the columns of C (N/WPTN work-items), dimension 1 along the rows (M/WPTM)
-//             SLICES times over, one slice of K after the other.
-//             global = (N/WPTN, SLICES*M/WPTM), local = (TSN/WPTN, TSM/WPTM)
-//             Work-group row g computes block row g % (M/TSM) of C over slice s = g / (M/TSM) of
-//             K's K/TSK tiles: tiles s*(K/TSK)/SLICES up to (s+1)*(K/TSK)/SLICES (rounded down).
+//             runs along the columns of C (N/WPTN work-items), dimension 1 along the rows: the
+//             fullRows whole rows of blocks, then the splitRows split ones SLICES times over.
+//             global = (N/WPTN, (fullRows + SLICES*splitRows)*TSM/WPTM), local = (TSN/WPTN, TSM/WPTM)
+//             Work-group row g < fullRows computes block row g over all of K's K/TSK tiles; row
+//             g >= fullRows computes block row fullRows + (g - fullRows) % splitRows over slice
+//             s = (g - fullRows) / splitRows: tiles s*(K/TSK)/SLICES up to (s+1)*(K/TSK)/SLICES
+//             (rounded down). The whole rows come first: they fill the device's first waves, the
+//             shorter slices its last.
 // Parameters  TSM, TSN: the work-group is TSN/WPTN x TSM/WPTM work-items and computes a TSM x TSN
 //             block of C; it walks along K one TSK-deep tile of A^T and of B at a time.
 //             TSK: the tile depth along K.
@@ -69,8 +78,9 @@
 //             stand WTM/WPTM along M by WTN/WPTN along N.
 //             WIDTH: the vector width, 1, 2, 4 or 8.
 // Constraints M a multiple of TSM, N of TSN, K of TSK (true of the padded sizes by construction);
-//             SLICES >= 1 (a slice left without a tile, when SLICES > K/TSK, writes zeros);
-//             SLICES*M*N < 2^31 and SLICES*(K/TSK) < 2^31;
+//             1 <= splitRows <= M/TSM; SLICES >= 1 (a slice left without a tile, when
+//             SLICES > K/TSK, writes zeros); (M + (SLICES-1)*splitRows*TSM)*N < 2^31 and
+//             SLICES*(K/TSK) < 2^31;
 //             TSM a multiple of WTM, TSN of WTN, WTM of WPTM, WTN of WPTN, WPTM and WPTN
 //             multiples of WIDTH;
 //             AT, B and C start at addresses aligned to WIDTH floats;
@@ -83,23 +93,25 @@
 // use of registers to it.
 //
 // Kernel 4 of 4: unpad, which also adds up the slices
-// Arguments   (int rows, int cols, int paddedRows, int paddedCols, int slices, float beta,
-//              const global float *in, global float *out)
-//             out (rows x cols) = the sum of the top-left corners of the `slices` matrices of
-//             paddedRows x paddedCols that in holds one after the other, + beta * out; here in =
-//             the SLICES partial products computed by sgemm with beta = 0, out = C.
-//             Each work-item reads WIDTH floats of a row of each slice as one vector.
+// Arguments   (int rows, int cols, int paddedRows, int paddedCols, int slices, int splitFrom,
+//              float beta, const global float *in, global float *out)
+//             out (rows x cols) = the top-left corner of the paddedRows x paddedCols matrix at the
+//             start of in, + beta * out, where each row r >= splitFrom also adds the same row of
+//             the slices-1 copies that follow: row r + s*(paddedRows - splitFrom) of in, s = 1 to
+//             slices-1; here in = what sgemm wrote with beta = 0, splitFrom = fullRows*TSM,
+//             out = C. Each work-item reads WIDTH floats of a row of each slice as one vector.
 // Launch      global = (ceil(cols/WIDTH), rows) each rounded up to TRANSPOSE_TILE,
 //             local = (TRANSPOSE_TILE, TRANSPOSE_TILE)
 // Parameters  TRANSPOSE_TILE: side of the square work-groups.
 //             WIDTH: floats per vector, as in sgemm (1, 2, 4 or 8).
-// Constraints paddedCols a multiple of WIDTH; in aligned to WIDTH floats;
-//             slices*paddedRows*paddedCols < 2^31; TRANSPOSE_TILE^2 <= the maximum work-group size.
+// Constraints paddedCols a multiple of WIDTH; in aligned to WIDTH floats; 0 <= splitFrom <
+//             paddedRows; (paddedRows + (slices-1)*(paddedRows - splitFrom))*paddedCols < 2^31;
+//             TRANSPOSE_TILE^2 <= the maximum work-group size.
 // When beta == 0, out is only written, never read.
 //
 // Which kernel applies beta: when M and N are multiples of TSM and TSN and K is not split
 // (SLICES = 1), C needs no padding, sgemm writes straight into C with the caller's alpha and beta
-// and unpad is not launched; otherwise sgemm writes the padded C, or its SLICES partial copies,
+// and unpad is not launched; otherwise sgemm writes the padded C and the copies of its split rows
 // with the caller's alpha and beta = 0, and unpad adds them up and applies the caller's beta.
 // B is padded only when K or N is not a multiple of TSK or TSN; A is always transposed.
 
@@ -179,7 +191,7 @@ void pad(const int rows, const int cols,
 
 __kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
 void unpad(const int rows, const int cols, const int paddedRows, const int paddedCols,
-           const int slices, const float beta,
+           const int slices, const int splitFrom, const float beta,
            const __global floatX* in,
            __global float* out)
 {
@@ -187,11 +199,12 @@ void unpad(const int rows, const int cols, const int paddedRows, const int padde
     const int row = get_global_id(1);   // 0..rows-1, and beyond it in the last work-groups
     if (row >= rows || vcol*WIDTH >= cols)
         return;
-    // The mirror image of pad: one aligned vector read from each slice of in and added up, floats
-    // written to out one by one.
+    // The mirror image of pad: one aligned vector read from the padded C and, in a split row,
+    // from each slice's copy, added up; floats written to out one by one.
     floatX sum = in[row*(paddedCols/WIDTH) + vcol];
-    for (int s = 1; s < slices; s++)
-        sum += in[(s*paddedRows + row)*(paddedCols/WIDTH) + vcol];
+    if (row >= splitFrom)
+        for (int s = 1; s < slices; s++)
+            sum += in[(row + s*(paddedRows - splitFrom))*(paddedCols/WIDTH) + vcol];
     float value[WIDTH];
     vstoreX(sum, 0, value);
     #pragma unroll
@@ -232,7 +245,8 @@ void sgemm(const int M, const int N, const int K,
            const float alpha, const float beta,
            const __global floatX* AT,
            const __global floatX* B,
-           __global floatX* C)
+           __global floatX* C,
+           const int splitRows)
 {
     const int localCol = get_local_id(0);                    // 0..RTSN-1
     const int localRow = get_local_id(1);                    // 0..RTSM-1
@@ -246,18 +260,21 @@ void sgemm(const int M, const int N, const int K,
     const int rowBase = warpRow*(WTM/WIDTH) + laneRow;       // first row of WIDTH-vectors in the tile
     const int colBase = warpCol*(WTN/WIDTH) + laneCol;       // first vector column in the tile
 
-    // Which block row of C this work-group computes, and over which slice of K's tiles: the
-    // work-group rows are the M/TSM block rows SLICES times over. Slice s writes its partial sums
-    // into the s-th M x N matrix of C. AT and B are moved once to the slice's first tile (and AT
+    // Which block row of C this work-group computes, and over which slice of K's tiles: the first
+    // fullRows work-group rows are block rows computed whole, the others the last splitRows block
+    // rows SLICES times over. Slice s of a split row writes its partial sums s*splitRows block rows
+    // further down C (slice 0 in place). AT and B are moved once to the slice's first tile (and AT
     // to the block row), so that the loop below is step 8's: with the offsets inside every
     // address of the loop instead, it ran 1.2 % slower on an H100.
-    const int blockRows = M/TSM;
-    const int blockRow = get_group_id(1) % blockRows;
-    const int slice = get_group_id(1) / blockRows, slices = get_num_groups(1) / blockRows;
+    const int fullRows = M/TSM - splitRows;
+    const int split = get_group_id(1) >= fullRows;
+    const int blockRow = split ? fullRows + (get_group_id(1) - fullRows) % splitRows : get_group_id(1);
+    const int slice = split ? (get_group_id(1) - fullRows) / splitRows : 0;
+    const int slices = split ? (get_num_groups(1) - fullRows) / splitRows : 1;
     const int firstTile = slice*((K/TSK)/slices), numTiles = (K/TSK)/slices;
     AT += firstTile*TSK*(M/WIDTH) + blockRow*(TSM/WIDTH);
     B += firstTile*TSK*(N/WIDTH);
-    C += slice*(M/WIDTH)*N;
+    C += slice*splitRows*TSM*(N/WIDTH);
 
     // Two tiles of A^T (TSK x TSM) and two of B (TSK x TSN), shared by the whole work-group,
     // stored as vectors: tile t lives in buffer t%2

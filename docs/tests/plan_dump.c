@@ -11,7 +11,7 @@
  *       {"launches": [{"kernel", "label", "global", "local", "local_mem", "args"}], "temps": [...],
  *        "chosen": {"NAME": value}} for the plan with the "gpu" defaults overridden by NAME=VALUE
  *       (ranges are not checked: the runner does that before a plan runs), or {"refused": "message"}
- *       and exit 2; "chosen" holds the parameter the plan chose itself (step 9's SLICES=0), if any.
+ *       and exit 2; "chosen" holds the parameters the plan chose itself (step 9's SLICES=0, SPLIT_ROWS=0), if any.
  * The device the plan sees guarantees every alignment, so only the step's own rules refuse; it has
  * the compute units and the largest allocation given (0 by default), which step 9's choice of
  * SLICES reads. */
@@ -142,9 +142,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < GEMM_MAX_TEMPS; i++)
         printf("%s%zu", i ? ", " : "", plan.temp_elems[i]);
     printf("], \"chosen\": {");
-    if (plan.chosen) {
-        print_json_string(plan.chosen);
-        printf(": %ld", plan.chosen_value);
+    for (int i = 0; i < GEMM_MAX_CHOSEN && plan.chosen[i]; i++) {
+        printf("%s", i ? ", " : "");
+        print_json_string(plan.chosen[i]);
+        printf(": %ld", plan.chosen_value[i]);
     }
     printf("}}\n");
     return 0;
