@@ -98,7 +98,7 @@ def unsplit_clause(ran):
     """What the verdict adds when the split-K step ran without splitting (its report: SLICES=1)."""
     for r in ran:
         if re.search(r"(^| )SLICES=1( |$)", r["row"].get("params", "")):
-            return f" ({r['name']} chose not to split K here: the blocks of C already outnumber the cores)"
+            return f" ({r['name']} chose not to split K here: the blocks of C fill the cores' waves evenly enough)"
     return None
 
 
