@@ -21,10 +21,12 @@ ARITH_ROWS = [
     ("lpf", "local-memory floats read per multiply-add"),
     ("acc", "results (accumulators) per work-item"),
     ("useful", "useful share of the multiply-adds (the rest multiply padding zeros)"),
-    ("slices", "slices of K (SLICES): work-groups per block of C"),
+    ("slices", "slices of K (SLICES): work-groups per block of a split row of C"),
+    ("split rows", "rows of blocks of C split along K (SPLIT_ROWS), of Mp/TSM"),
     ("groups", "work-groups of the sgemm"),
     ("walk", "tiles of K a work-group walks through (the longest slice)"),
-    ("copies", "global-memory bytes per FLOP of C's partial copies (sgemm writes, unpad reads)"),
+    ("copies", "global-memory bytes per FLOP of a split's helper buffer, C and its split rows' copies "
+               "(sgemm writes, unpad reads)"),
 ]
 
 

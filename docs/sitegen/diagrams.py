@@ -7,9 +7,11 @@ docs/tests/test_geometry.py checks against the step's plan() and kernel), for on
     7's two buffers), with the k-slice the work-items read at one k and what three of them read;
   - right: the block of C, and which elements three neighbouring work-items own (their vectors,
     their register blocks and how the blocks interleave).
-Step 9 (K split into SLICES slices) shows a problem at which the host splits K on the recorded
-device (its compute units from the `--list-devices` listing in bench/tuning/), the slices of K
-marked on A and B, the work-group's slice, and C's partial copies, one per slice.
+Step 9 (K split into SLICES slices for the last SPLIT_ROWS rows of blocks) shows a problem at which
+the host splits K on the recorded device (its compute units from the `--list-devices` listing in
+bench/tuning/), the whole and the split rows of blocks of C, the slices of K marked on A (beside the
+split rows) and B, a work-group of a split row and its slice, and the copies of the split rows
+behind C, one per further slice.
 Files: diagram_stepNN_CLASS.svg for each parameter set a recorded device ran with (named by its
 device class in common/src/gemm_params.c), shown by stepNN_diagram.md; and every
 diagram_stepNN_set_NAMEVALUE_..[_size_MxNxK].svg that a page of docs/ names (an exercise's -D
@@ -150,10 +152,11 @@ class View:
         last = self.padded or self.idle
         bx = g.groups[0] - 1 if last else min(1, g.groups[0] - 1)
         by = g.block_rows - 1 if last else min(1, g.block_rows - 1)
-        # step 9: the work-group of slice 1 (or the first other slice that has tiles of K)
+        # step 9: the work-group of slice 1 (or the first other slice that has tiles of K); the
+        # last row of blocks is a split one whenever any is
         self.slice = next((s for s in list(range(1, g.slices)) + [0]
-                           if not g.k_tile or len(g.tile_range((bx, s * g.block_rows + by)))), 0)
-        self.group = (bx, self.slice * g.block_rows + by)
+                           if not g.k_tile or len(g.tile_range(g.group_at(by, bx, s)))), 0)
+        self.group = g.group_at(by, bx, self.slice)
         depth = g.k_tile or 1
         walk = len(g.tile_range(self.group)) if g.k_tile else 1  # the tiles this work-group walks through
         self.t = max(0, walk - 1) if last else min(1, max(0, walk - 1))
@@ -180,11 +183,13 @@ def panel_problem(cv, v):
     gap = max(grid_rows, grid_cols, kp) * 0.06
     pm, pn, pk = names(d, g.params)
     gx, gy = v.group
-    # step 9: C's partial copies, one per slice of K, behind it (the shown work-group's in front)
+    # step 9: the copies of the split rows of blocks, one per further slice of K, behind C
     shift = gap * 0.3
     copies = min(g.slices - 1, 3)
+    split_y = g.full_rows * rows  # where the split rows of blocks start
     for j in range(copies, 0, -1):
-        cv.rect(j * shift, j * shift, grid_cols, grid_rows, fill="white", edge="#7a55b0", lw=0.8, z=0.5)
+        cv.rect(j * shift, split_y + j * shift, grid_cols, grid_rows - split_y, fill="white", edge="#7a55b0", lw=0.8,
+                z=0.5)
     # A (left), B (above), C, with what the padding or the rounded launch adds
     ax0, by0 = -kp - gap, -kp - gap
     for x, y, r, c in ((ax0, 0, m, k), (0, by0, k, n), (0, 0, m, n)):
@@ -196,6 +201,8 @@ def panel_problem(cv, v):
     if v.padded or v.idle:
         cv.text(grid_cols, grid_rows + gap * 0.1, v.why, size=7.5, ha="right", va="top", color="#555555")
     cv.grid(0, 0, grid_rows, grid_cols, rows, cols, color="#8f98a8", lw=0.5, z=7)
+    if g.slices > 1 and split_y:  # where the whole rows of blocks end and the split ones begin
+        cv.ax.plot([ax0, grid_cols], [split_y, split_y], color="#7a55b0", lw=1.2, zorder=8)
     # the work-group's band of A and B (inside the matrices the kernel reads), the tile it holds,
     # and its block of C
     ty, tx = g.origin(v.group)
@@ -210,8 +217,8 @@ def panel_problem(cv, v):
         tiles_k = kp // depth
         bounds = [s * tiles_k // g.slices * depth for s in range(g.slices + 1)]
         for s, (b0, b1) in enumerate(zip(bounds, bounds[1:])):
-            if s:
-                cv.ax.plot([ax0 + b0, ax0 + b0], [0, m], color="#7a55b0", lw=0.9, ls=(0, (3, 2)), zorder=7)
+            if s:  # on A beside the split rows only: the whole rows walk all of K
+                cv.ax.plot([ax0 + b0, ax0 + b0], [split_y, m], color="#7a55b0", lw=0.9, ls=(0, (3, 2)), zorder=7)
                 cv.ax.plot([0, n], [by0 + b0, by0 + b0], color="#7a55b0", lw=0.9, ls=(0, (3, 2)), zorder=7)
             if g.slices <= 8 and b1 > b0:
                 cv.text(ax0 + (b0 + b1) / 2, m + gap * 0.12, f"slice {s}", va="top", size=7, color="#5a3d8a",
@@ -243,9 +250,12 @@ def panel_problem(cv, v):
     c_text = (f"C: M x N = {dims(m, mp)} x {dims(n, np_)}; {g.groups[0]} x {g.groups[1]} "
               f"work-groups of {pm} x {pn} = {rows} x {cols}")
     if g.slices > 1:
+        which = (f"the first {g.full_rows} rows of blocks computed whole, the last {g.split_rows} (below the line) "
+                 if g.full_rows else f"all {g.block_rows} rows of blocks " if g.block_rows > 1 else "its row of blocks ")
         c_text = textwrap.fill(f"C: M x N = {dims(m, mp)} x {dims(n, np_)}; {g.groups[0]} x {g.block_rows} blocks of "
-                               f"{pm} x {pn} = {rows} x {cols}, each computed by SLICES = {g.slices} work-groups, "
-                               f"one per slice of K, into {g.slices} partial copies of C (behind it), which unpad "
+                               f"{pm} x {pn} = {rows} x {cols}; {which}split: each block by SLICES = {g.slices} "
+                               f"work-groups, one per slice of K, into C and {g.slices - 1} "
+                               f"cop{'y' if g.slices == 2 else 'ies'} of the split rows (behind it), which unpad "
                                "adds up", 60)
     cv.text(ax0, below, c_text, ha="left", va="top", size=8)
     cv.finish(ax0 - gap * 0.2, by0 - gap * 1.1, grid_cols + gap * 0.2 + copies * shift,
@@ -369,17 +379,33 @@ def summary_lines(g, d, asked=None, device=None):
                      "travels from global memory through registers into the other.")
     if g.slices > 1:
         tiles_k = g.kernel_size[2] // g.k_tile
-        sizes = sorted({len(g.tile_range((0, s * g.block_rows))) for s in range(g.slices)})
+        sizes = sorted({len(g.tile_range(g.group_at(g.block_rows - 1, 0, s))) for s in range(g.slices)})
         how = ""
-        if asked and asked.get("SLICES") == 0:
-            how = (f"SLICES=0: the host chose {g.slices} for this problem"
+        picked = {k: P[k] for k in g.step.chosen if asked and asked.get(k) == 0}
+        if picked:
+            how = (" and ".join(f"{k}=0" for k in picked) + ": the host chose "
+                   + " and ".join(f"{k}={v}" for k, v in picked.items()) + " for this problem"
                    + (f", from {device.compute_units} compute units ({device.name}) x GROUPS_PER_CU = "
                       f"{P['GROUPS_PER_CU']} = {device.compute_units * P['GROUPS_PER_CU']} work-groups at once. "
                       if device and device.compute_units else ". "))
+        f, q = g.full_rows, g.split_rows
+        if not f and q == 1:
+            which, rows_text = "the one row", "work-group row g computes it over slice g"
+        elif not f:
+            which, rows_text = f"all {q} rows", f"work-group row g computes row g % {q} of blocks over slice g / {q}"
+        elif q == 1:
+            which = f"the last of the {g.block_rows} rows"
+            rows_text = (f"work-group row g < {f} computes row g of blocks over all of K, row g >= {f} the last row "
+                         f"over slice g - {f}")
+        else:
+            which = f"the last {q} of the {g.block_rows} rows"
+            rows_text = (f"work-group row g < {f} computes row g of blocks over all of K, row g >= {f} row "
+                         f"{f} + (g - {f}) % {q} over slice (g - {f}) / {q}")
+        below = f"{q} rows of blocks" if q > 1 else "a row of blocks"
         lines.append(how + f"K split into {g.slices} slices of its {tiles_k} tiles ("
-                     + " or ".join(str(x) for x in sizes) + " each): work-group row g computes row g % "
-                     f"{g.block_rows} of blocks over slice g / {g.block_rows}, and writes its partial sums into that "
-                     f"slice's copy of C; unpad adds the {g.slices} copies up, applies beta and writes C.")
+                     + " or ".join(str(x) for x in sizes) + f" each) for {which} of blocks: {rows_text}; slice s "
+                     f"writes its partial sums s times {below} below the block (slice 0 into C itself), and unpad adds "
+                     "the copies up, applies beta and writes C.")
     if g.tiles:
         lines.append(f"Local memory: {g.local_bytes} bytes per work-group"
                      + (f"; the sgemm kernel runs on the zero-padded {g.kernel_size[0]} x {g.kernel_size[1]} x "
@@ -389,7 +415,7 @@ def summary_lines(g, d, asked=None, device=None):
 
 def draw(d, P, size, path, title, device=None):
     """One diagram of step descriptor d with parameters P on the problem `size`, as SVG; a
-    parameter the host chooses (step 9's SLICES=0) chosen for `device` (a stepdefs.Device)."""
+    parameter the host chooses (step 9's SLICES=0, SPLIT_ROWS=0) chosen for `device` (a stepdefs.Device)."""
     mpl = _matplotlib()
     plt = mpl[0]
     g = d.geometry(P, size, device)
@@ -423,7 +449,7 @@ def draw(d, P, size, path, title, device=None):
 def class_sets(step, defaults, results):
     """The parameter sets to draw for a step: the ones each recorded device ran it with, or, where a
     device did not run it, its class's defaults; named by the device classes whose defaults they
-    are (a run that reports the host's choice of a parameter whose default is 0, step 9's SLICES,
+    are (a run that reports the host's choice of a parameter whose default is 0, step 9's SLICES and SPLIT_ROWS,
     ran with the defaults). Each as (label, parameters, stems of the runs, results files of the
     devices). The `gpu` defaults when no device is recorded."""
     sets = []
@@ -465,14 +491,14 @@ def split_example(d, P, device):
 
 
 def chosen_text(d, P, size, device, where):
-    """What the host chose for a parameter of `chosen` left at 0, for a caption, or ""."""
-    picked = d.resolve(P, size, device)
-    out = [f"the host chose {k}={picked[k]}" for k in d.chosen if P.get(k) == 0]
-    if out and device and device.compute_units:
-        out[-1] += f" on {where}"
-    elif out:
-        out[-1] += " (no compute units known: as on docs/tests/plan_dump.c's device)"
-    return ", ".join(out)
+    """What the host chose for the parameters of `chosen` left at 0, for a caption, or ""."""
+    picked = d.chosen_values(P, size, device)
+    if not picked:
+        return ""
+    out = "the host chose " + " and ".join(f"{k}={v}" for k, v in picked.items())
+    if device and device.compute_units:
+        return out + f" on {where}"
+    return out + " (no compute units known: as on docs/tests/plan_dump.c's device)"
 
 
 def requested(docs_dir):

@@ -183,7 +183,7 @@ def measurements(r, tuning, step_name):
 
 def spread(step, results, tuning, out):
     """The snippet of spread_stepNN.md (and its figure), or None where no tuning run of the step covers
-    more than 6 sizes. Not for a step whose host chooses a parameter per problem (step 9's SLICES):
+    more than 6 sizes. Not for a step whose host chooses a parameter per problem (step 9's SLICES and SPLIT_ROWS):
     one setting of it over every size is not what the step runs, and its page has its own table."""
     d = stepdefs.get(step.name)
     if d and d.chosen:

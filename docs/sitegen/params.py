@@ -47,7 +47,7 @@ def read_defaults(source):
 
 def same(step, recorded, values):
     """Whether a run of `step` that reports the parameters `recorded` ran with `values` (a parameter
-    the host chooses when its default is 0, step 9's SLICES, reports the choice)."""
+    the host chooses when its default is 0, step 9's SLICES and SPLIT_ROWS, reports the choice)."""
     d = stepdefs.get(step)
     return values is not None and (d.same_params(recorded, values) if d else recorded == values)
 

@@ -5,8 +5,8 @@ one descriptor to this file.
 
 The formulas must match the kernels and the hosts exactly: docs/tests/test_geometry.py checks the
 geometry of every descriptor against each step's own plan() (run through docs/tests/plan_dump.c),
-step 9's choice of SLICES against the host's, and the kernel file itself, traced work-item by
-work-item.
+step 9's choice of SLICES and SPLIT_ROWS against the host's, and the kernel file itself, traced
+work-item by work-item.
 """
 import math
 import os
@@ -49,16 +49,22 @@ class Geometry:
     against the step's plan() and kernel."""
 
     def __init__(self, d, P, size, device=None):
-        P = d.resolve(P, size, device)                     # a parameter the host chooses (SLICES=0), chosen
+        P = d.resolve(P, size, device)                     # the parameters the host chooses (SLICES=0), chosen
         self.step, self.params, self.size = d, dict(P), tuple(size)
         self.kernel_size = d.kernel_size(P, size)          # (M, N, K) the sgemm kernel is called with
+        self.kernel_args = d.kernel_args(P, size)          # its scalar arguments after those, {name: value}
         self.global_size, self.local_size = d.launch(P, size)
         self.groups = (self.global_size[0] // self.local_size[0], self.global_size[1] // self.local_size[1])
         self.items = self.local_size[0] * self.local_size[1]  # work-items per work-group
         self.block = d.block(P)                              # (rows, columns) of C per work-group
-        self.slices = d.slices(P)                            # step 9: work-groups per block of C, one per slice of K
-        self.block_rows = self.groups[1] // self.slices      # work-group rows of one slice
+        self.slices = d.slices(P)                            # step 9: work-groups per block of a split row
+        self.split_rows = d.split_rows(P, size)              # step 9: the last rows of blocks split (0: none)
+        # the rows of blocks of C: the work-group rows less the further slices of the split rows
+        self.block_rows = self.groups[1] - (self.slices - 1) * self.split_rows
+        self.full_rows = self.block_rows - self.split_rows  # rows of blocks computed whole, the first ones
         self.grid = (self.block_rows * self.block[0], self.groups[0] * self.block[1])  # C's extent the groups cover
+        # rows of the buffer the sgemm writes: C, then the split rows once per further slice
+        self.buffer_rows = self.grid[0] + (self.slices - 1) * self.split_rows * self.block[0]
         self.per_item = d.per_item(P)                        # (rows, columns) of C per work-item
         self.width = d.width(P)
         self.tiles = d.tiles(P)
@@ -84,26 +90,57 @@ class Geometry:
         return owners
 
     def stored(self, e):
-        """Whether the kernel stores element e = (row, column) of the grid: outside M x N only the
-        padded kernels of step 6 do (into a padded C); step 1's extra work-items return. With K split
-        (step 9), C's copies lie one under the other and e's row counts through all of them."""
+        """Whether the kernel stores element e = (row, column) of the buffer it writes: outside M x N
+        only the padded kernels of step 6 do (into a padded C); step 1's extra work-items return.
+        With K split (step 9), the rows below C are the further slices' copies of its split rows."""
         m, n, _ = self.kernel_size
-        return e[0] % self.grid[0] < m and e[1] < n
+        row = e[0]
+        if row >= self.grid[0]:
+            row = self.full_rows * self.block[0] + (row - self.grid[0]) % (self.split_rows * self.block[0])
+        return row < m and e[1] < n
+
+    def is_split(self, group):
+        """Whether work-group `group` computes its block over a slice of K (step 9's split rows)."""
+        return group[1] >= self.full_rows
 
     def slice_of(self, group):
-        """(slice of K, row of blocks) of work-group `group` = (g0, g1): the work-group rows are the
-        block rows SLICES times over."""
-        return divmod(group[1], self.block_rows)
+        """(slice of K, row of blocks) of work-group `group` = (g0, g1): the first full_rows
+        work-group rows are the whole rows of blocks, the others the split rows SLICES times over."""
+        if not self.is_split(group):
+            return 0, group[1]
+        s, i = divmod(group[1] - self.full_rows, self.split_rows)
+        return s, self.full_rows + i
+
+    def group_at(self, block_row, block_col, s=0):
+        """The work-group that computes slice s of K of the block (block_row, block_col) of C."""
+        if block_row < self.full_rows:
+            return block_col, block_row
+        return block_col, self.full_rows + s * self.split_rows + block_row - self.full_rows
 
     def origin(self, group):
         """The (row, column) of C where the block of work-group `group` starts."""
         return self.slice_of(group)[1] * self.block[0], group[0] * self.block[1]
 
+    def store_origin(self, group):
+        """Where in the buffer the sgemm writes the block of work-group `group` starts: its block of C,
+        or for slice s > 0 of a split row that block s*split_rows rows of blocks further down."""
+        r0, c0 = self.origin(group)
+        return r0 + self.slice_of(group)[0] * self.split_rows * self.block[0], c0
+
+    def copy_rows(self, row):
+        """The rows of the buffer that hold row `row` of C's partial sums, slice by slice (one row
+        outside the split rows)."""
+        if row < self.full_rows * self.block[0] or self.slices == 1:
+            return [row]
+        return [row + s * self.split_rows * self.block[0] for s in range(self.slices)]
+
     def tile_range(self, group):
-        """The tiles of K that work-group `group` walks through, as range(first, end)."""
+        """The tiles of K that work-group `group` walks through, as range(first, end): all of them in
+        a whole row, slice s of SLICES in a split one."""
         depth = self.kernel_size[2] // self.k_tile if self.k_tile else 0
         s = self.slice_of(group)[0]
-        return range(s * depth // self.slices, (s + 1) * depth // self.slices)
+        n = self.slices if self.is_split(group) else 1
+        return range(s * depth // n, (s + 1) * depth // n)
 
     def tile_of(self, group, t):
         """Which tile of K is the t-th of work-group `group`'s walk (t counts from 0 in the walk)."""
@@ -132,8 +169,22 @@ class StepDef:
         return P
 
     def slices(self, P):
-        """Work-groups per block of C (step 9's SLICES, after resolve())."""
+        """Work-groups per block of a split row of C (step 9's SLICES, after resolve())."""
         return 1
+
+    def split_rows(self, P, size):
+        """How many of the last rows of blocks of C are split along K (step 9, after resolve()); 0: none."""
+        return 0
+
+    def kernel_args(self, P, size):
+        """The sgemm's scalar arguments after (M, N, K, alpha, beta, A, B, C), {name: value}."""
+        return {}
+
+    def chosen_values(self, P, size, device=None):
+        """{parameter: the host's value} for each parameter of `chosen` that is 0 in P: what the
+        step's report (and plan_dump's "chosen") shows."""
+        picked = self.resolve(P, size, device)
+        return {k: picked[k] for k in self.chosen if P.get(k) == 0}
 
     def same_build(self, a, b):
         """Whether two parameter sets ({name: value}) build the same kernels: equal but for
@@ -143,10 +194,11 @@ class StepDef:
 
     def same_params(self, recorded, defaults):
         """Whether parameters a run reports are `defaults`: equal, except that a parameter of
-        `chosen` whose default is 0 reports the host's choice."""
+        `chosen` whose default is 0 reports the host's choice, or nothing in a run recorded before
+        the parameter existed (step 9's SPLIT_ROWS: the host then split every row)."""
         keys = set(recorded) | set(defaults)
         return all(recorded.get(k) == defaults.get(k) or (k in self.chosen and defaults.get(k) == 0
-                                                          and recorded.get(k, 0) > 0) for k in keys)
+                                                          and recorded.get(k, 1) > 0) for k in keys)
 
     def arithmetic(self, P, size):
         """{quantity: value} for the rows of arithmetic.ARITH_ROWS that apply to this step."""
@@ -424,102 +476,216 @@ class WarpTiling(DoubleBuffering):
 
 
 class Device:
-    """What step 9's host reads of the device to choose SLICES (gemm_split_k_slices()): its compute
-    units and its largest allocation in bytes (0 where unknown, as in docs/tests/plan_dump.c)."""
+    """What step 9's host reads of the device to choose SLICES and SPLIT_ROWS (gemm_split_k_choose()):
+    its compute units and its largest allocation in bytes (0 where unknown, as in
+    docs/tests/plan_dump.c)."""
 
     def __init__(self, compute_units=0, max_alloc=0, name=""):
         self.compute_units, self.max_alloc, self.name = compute_units, max_alloc, name
 
 
-# The header that holds GEMM_SPLIT_FLOPS_PER_BYTE, the flops per byte gemm_split_k_slices() assumes
+# The header that holds the constants of gemm_split_k_cost()'s model, and their names
 SPLIT_HEADER = "common/include/gemm_step.h"
+SPLIT_DEFINES = ("GEMM_SPLIT_FLOPS_PER_BYTE", "GEMM_SPLIT_GROUP_TILES")
 INT_MAX = 2**31 - 1
 
 
-def read_flops_per_byte(source):
-    """GEMM_SPLIT_FLOPS_PER_BYTE from common/include/gemm_step.h, or None."""
+def read_split_defines(source):
+    """{name: value} of the SPLIT_DEFINES that common/include/gemm_step.h defines."""
     with open(os.path.join(source, SPLIT_HEADER), encoding="utf-8") as f:
-        m = re.search(r"#define\s+GEMM_SPLIT_FLOPS_PER_BYTE\s+([0-9.eE+-]+)", f.read())
-    return float(m.group(1)) if m else None
+        text = f.read()
+    out = {}
+    for name in SPLIT_DEFINES:
+        m = re.search(r"#define\s+" + name + r"\s+([0-9.eE+-]+)", text)
+        if m:
+            out[name] = float(m.group(1))
+    return out
+
+
+def split_k_time(whole, depth, parts, part, at_once):
+    """split_k_time() of common/src/gemm_padded.c, operation for operation (the host's choice
+    compares its costs, so they must be the C's to the bit): `whole` work-groups of `depth` tiles,
+    then `parts` of `part` tiles, on `at_once` slots, each work-group on the first slot free. After
+    the whole ones the slots form two sets in step: those free after the whole waves and the `busy`
+    ones, free one work-group later; the parts fill whichever set is free first."""
+    waves = float(math.floor(whole / at_once))
+    busy = whole - waves * at_once
+    free_at, free_n, busy_at = waves * depth, at_once - busy, (waves + 1.0) * depth
+    end = busy_at if busy > 0.0 else free_at
+    if busy == 0.0:
+        return max(end, free_at + float(math.ceil(parts / free_n)) * part) if parts > 0.0 else end
+    while parts > 0.0:
+        if free_at <= busy_at:
+            parts -= min(parts, free_n)
+            free_at += part
+            end = max(end, free_at)
+        else:
+            parts -= min(parts, busy)
+            busy_at += part
+            end = max(end, busy_at)
+    return end
+
+
+class SplitCost:
+    """gemm_split_k_cost() of one split, in TSK-deep tiles of the sgemm's loop, and its parts:
+    `slices` and `rows` (SPLIT_ROWS, 0 without a split); `whole` work-groups of the whole rows and
+    `parts` of the split ones, `tiles` per split work-group (its slice of K); `time` the waves'
+    (split_k_time()), `copies` what unpad's reading and writing of C and the copies costs, and
+    `cost` their sum."""
+
+    def __init__(self, slices, rows, whole, parts, tiles, time, copies):
+        self.slices, self.rows, self.whole, self.parts, self.tiles = slices, rows, whole, parts, tiles
+        self.time, self.copies, self.cost = time, copies, time + copies
 
 
 class SplitK(WarpTiling):
-    """Step 8 with K split into SLICES slices (split_k.cl): work-group row g computes block row
-    g % (Mp/TSM) of C over slice g / (Mp/TSM) of K's Kp/TSK tiles, tiles s*T/S up to (s+1)*T/S
-    (T = Kp/TSK, S = SLICES, rounded down), into the s-th of S copies of C, which `unpad` adds up.
-    SLICES = 0 lets the host choose (gemm_split_k_slices() in common/src/gemm_padded.c: model())."""
+    """Step 8 with K split for the last rows of blocks of C (split_k.cl). With R = Mp/TSM rows of
+    blocks, q = SPLIT_ROWS of them split (the last ones) and S = SLICES: work-group row g < R - q
+    computes block row g over all T = Kp/TSK tiles of K; row g >= R - q computes block row
+    R - q + (g - R + q) % q over slice s = (g - R + q) / q, tiles s*T/S up to (s+1)*T/S (rounded
+    down), and writes it s*q rows of blocks below that block row (slice 0 in C itself), into the
+    copies `unpad` adds up. SLICES = 0 and SPLIT_ROWS = 0 let the host choose
+    (gemm_split_k_choose() in common/src/gemm_padded.c: model())."""
     name = "kernel09_split_k"
-    chosen = ("SLICES",)
-    host_only = ("SLICES", "GROUPS_PER_CU")  # the sgemm reads its slices from its launch geometry
+    chosen = ("SLICES", "SPLIT_ROWS")
+    host_only = ("SLICES", "SPLIT_ROWS", "GROUPS_PER_CU")  # the sgemm takes its split as an argument and
+    # from its launch geometry
     flops_per_byte = None  # GEMM_SPLIT_FLOPS_PER_BYTE, read from the header by configure()
+    group_tiles = None     # GEMM_SPLIT_GROUP_TILES, likewise
+
+    def block_rows(self, P, size):
+        return self.padded(P, size)[0] // P["TSM"]
+
+    def rows_param(self, P, size):
+        """SPLIT_ROWS as the host reads it: a run recorded before the parameter existed (its params
+        lack it) split every row, which SPLIT_ROWS = Mp/TSM reproduces."""
+        return P.get("SPLIT_ROWS", self.block_rows(P, size))
 
     def slices(self, P):
         if P["SLICES"] < 1:
             raise ValueError("SLICES=0 must be resolved first (resolve())")
         return P["SLICES"]
 
-    def model(self, P, size, device=None):
-        """gemm_split_k_slices(): [(s, waves, tiles per slice, cost)] for every s the host
-        considers, and the s it chooses (the cheapest, the smallest of equals). The cost counts
-        TSK-deep tiles of the sgemm's loop: waves of work-groups times the tiles of one slice, plus
-        the reading and writing of the s + 1 copies of C (when C is padded or split) at the
-        flops per byte GEMM_SPLIT_FLOPS_PER_BYTE."""
+    def split_rows(self, P, size):
+        if self.slices(P) == 1:
+            return 0
+        rows = self.rows_param(P, size)
+        if rows < 1:
+            raise ValueError("SPLIT_ROWS=0 must be resolved first (resolve())")
+        return min(rows, self.block_rows(P, size))
+
+    def kernel_args(self, P, size):
+        # without a split the host passes every row: one slice of all of them is the whole K
+        return {"splitRows": self.split_rows(P, size) or self.block_rows(P, size)}
+
+    def cost(self, P, size, device, slices, rows):
+        """gemm_split_k_cost() of `slices` slices of the last `rows` rows of blocks, as a SplitCost."""
+        if self.flops_per_byte is None or self.group_tiles is None:
+            raise ValueError("stepdefs.configure(source) reads the model's constants: call it first")
         device = device or Device()
         mp, np_, kp = self.padded(P, size)
+        depth = float(kp // P["TSK"])
+        pad_c, split = mp != size[0] or np_ != size[1], slices > 1
+        cols = float(np_) / float(P["TSN"])
+        blocks = (float(mp) / float(P["TSM"])) * cols
+        at_once = max(1.0, float(device.compute_units) * float(P["GROUPS_PER_CU"]))
+        s, q = float(slices), float(rows) if split else 0.0
+        per_block = 4.0 * self.flops_per_byte / (2.0 * float(P["TSK"]))
+        copies = (2.0 * blocks if pad_c or split else 0.0) + (s - 1.0) * q * cols
+        tiles = float(math.ceil(depth / s))
+        time = split_k_time(blocks - q * cols, depth + self.group_tiles, q * cols * s, tiles + self.group_tiles,
+                            at_once)
+        return SplitCost(slices, rows if split else 0, blocks - q * cols, q * cols * s, tiles, time,
+                         copies * per_block / at_once)
+
+    def rows_rule(self, P, size, device=None):
+        """The rows of blocks gemm_split_k_choose() splits before it looks at the slices: SPLIT_ROWS
+        where forced (at most Mp/TSM), else those left over once whole waves of blocks are taken
+        row by row (all of them when the blocks are fewer than a wave; 0 when they make whole waves)."""
+        device = device or Device()
+        mp, np_, _ = self.padded(P, size)
+        block_rows, cols = mp // P["TSM"], np_ // P["TSN"]
+        at_once = int(max(1.0, float(device.compute_units) * float(P["GROUPS_PER_CU"])))
+        rows = self.rows_param(P, size) or block_rows - (block_rows * cols // at_once) * at_once // cols
+        return min(rows, block_rows)
+
+    def model(self, P, size, device=None):
+        """gemm_split_k_choose(): ([SplitCost of every number of slices the host considers, none
+        where it splits no row], (SLICES, SPLIT_ROWS) it chooses, (1, 0) for no split). The rows:
+        those left over once whole waves of blocks are taken row by row (all when the blocks are
+        fewer than a wave), or SPLIT_ROWS where forced; the slices: the cheapest (the smallest of
+        equals), at most 64, Kp/TSK, and what one allocation and 32-bit indices hold."""
+        device = device or Device()
+        forced_slices = P.get("SLICES", 0)
+        mp, np_, kp = self.padded(P, size)
         depth = kp // P["TSK"]
-        pad_c = mp != size[0] or np_ != size[1]
-        blocks = (mp / P["TSM"]) * (np_ / P["TSN"])
-        at_once = float(device.compute_units * P["GROUPS_PER_CU"]) or 1.0
+        rows = self.rows_rule(P, size, device)
+        if rows < 1 and forced_slices > 1:
+            rows = 1
+        if rows < 1:
+            return [], (1, 0)
         max_alloc_floats = device.max_alloc / 4
-        most = min(depth, 64)
-        while most > 1 and (most * mp * np_ > INT_MAX or most * mp * np_ > max_alloc_floats
-                            or most * depth > INT_MAX):
+
+        def too_large(n):  # C and n - 1 copies of the split rows, or n slices of the tiles
+            floats = (float(mp) + float((n - 1) * rows * P["TSM"])) * float(np_)
+            return floats > INT_MAX or floats > max_alloc_floats or float(n) * float(depth) > INT_MAX
+
+        most = forced_slices or min(depth, 64)
+        while not forced_slices and most > 1 and too_large(most):
             most -= 1
-        if most > 1 and self.flops_per_byte is None:
-            raise ValueError("stepdefs.configure(source) reads GEMM_SPLIT_FLOPS_PER_BYTE: call it first")
-        per_copy = 4.0 * (self.flops_per_byte or 0.0) / (2.0 * P["TSK"])
-        rows, best, best_cost = [], 1, 0.0
-        for s in range(1, most + 1):
-            waves = math.ceil(blocks * s / at_once)
-            tiles = -(-depth // s)
-            copies = s + 1 if s > 1 or pad_c else 0
-            cost = waves * tiles + copies * per_copy * blocks / at_once
-            rows.append((s, waves, tiles, cost))
-            if s == 1 or cost < best_cost:
-                best, best_cost = s, cost
-        return rows, best
+        costs, best, best_cost = [], (1, 0), 0.0
+        first = forced_slices or 1
+        for s in range(first, most + 1):
+            c = self.cost(P, size, device, s, rows)
+            costs.append(c)
+            if s == first or c.cost < best_cost:
+                best, best_cost = (s, c.rows), c.cost
+        return costs, best
 
     def resolve(self, P, size, device=None):
-        if P.get("SLICES", 0) > 0:
+        if P.get("SLICES", 0) > 0 and self.rows_param(P, size) > 0:
             return P
-        return dict(P, SLICES=self.model(P, size, device)[1])
+        slices, rows = self.model(P, size, device)[1]
+        out = dict(P)
+        if P.get("SLICES", 0) == 0:
+            out["SLICES"] = slices
+        if P.get("SPLIT_ROWS") == 0:
+            out["SPLIT_ROWS"] = rows
+        return out
 
     def refusal(self, P, size):
         why = super().refusal(P, size)
         if why:
             return why
-        depth = self.padded(P, size)[2] // P["TSK"]
-        if P["SLICES"] * depth > INT_MAX:
-            return f"SLICES={P['SLICES']} times the {depth} tiles of K must stay below 2^31"
+        picked = self.resolve(P, size)  # as the plan resolves it, on plan_dump's device
+        mp, np_, kp = self.padded(P, size)
+        depth, s, q = kp // P["TSK"], picked["SLICES"], self.split_rows(picked, size)
+        if s * depth > INT_MAX:
+            return f"SLICES={s} times the {depth} tiles of K must stay below 2^31"
+        if (mp + (s - 1) * q * P["TSM"]) * np_ > INT_MAX:
+            return f"C and its {s - 1} copies of {q} rows of blocks must stay below 2^31 floats"
         return None
 
-    # global = (Np/WPTN, SLICES*Mp/WPTM), local = (TSN/WPTN, TSM/WPTM)
+    # global = (Np/WPTN, (R - q + SLICES*q)*TSM/WPTM), local = (TSN/WPTN, TSM/WPTM)
     def launch(self, P, size):
         (g0, g1), local = super().launch(P, size)
-        return (g0, self.slices(P) * g1), local
+        return (g0, g1 + (self.slices(P) - 1) * self.split_rows(P, size) * local[1]), local
 
     def arithmetic(self, P, size):
         out = super().arithmetic(P, size)
-        s = self.slices(P)
+        s, q = self.slices(P), self.split_rows(P, size)
         mp, np_, kp = self.padded(P, size)
-        depth = kp // P["TSK"]
-        split = s > 1
-        out["work-items"] *= s
+        depth, block_rows, cols = kp // P["TSK"], mp // P["TSM"], np_ // P["TSN"]
+        groups = (block_rows - q + s * q) * cols
+        out["work-items"] = groups * out["work-group"]
         out["slices"] = s
-        out["groups"] = s * (mp // P["TSM"]) * (np_ // P["TSN"])
-        out["walk"] = -(-depth // s)
-        # the copies of C beyond the one result: written by the sgemm, read by unpad
-        out["copies"] = 8 * s * mp * np_ / (2.0 * mp * np_ * kp) if split else 0
+        out["split rows"] = f"{q} of {block_rows}"
+        out["groups"] = groups
+        split_walk = -(-depth // s)
+        out["walk"] = (split_walk if q == block_rows else depth if not q
+                       else f"{depth} (whole rows), {split_walk} (split rows)")
+        # the helper buffer (C and the split rows' further copies): written by the sgemm, read by unpad
+        out["copies"] = 8 * (mp + (s - 1) * q * P["TSM"]) * np_ / (2.0 * mp * np_ * kp) if s > 1 else 0
         return out
 
 
@@ -528,12 +694,14 @@ STEPS = {d.name: d for d in (Naive(), Tiled(), Vectorized(), Transpose(), Regist
 
 
 def configure(source):
-    """Reads what the descriptors take from the sources rather than restate: step 9's
-    GEMM_SPLIT_FLOPS_PER_BYTE (common/include/gemm_step.h)."""
-    value = read_flops_per_byte(source)
-    if value is None:
-        raise InputError(f"{SPLIT_HEADER}: no #define GEMM_SPLIT_FLOPS_PER_BYTE")
-    SplitK.flops_per_byte = value
+    """Reads what the descriptors take from the sources rather than restate: the constants of step
+    9's model (SPLIT_DEFINES, common/include/gemm_step.h)."""
+    values = read_split_defines(source)
+    missing = [name for name in SPLIT_DEFINES if name not in values]
+    if missing:
+        raise InputError(f"{SPLIT_HEADER}: no #define {', '.join(missing)}")
+    SplitK.flops_per_byte = values["GEMM_SPLIT_FLOPS_PER_BYTE"]
+    SplitK.group_tiles = values["GEMM_SPLIT_GROUP_TILES"]
 
 
 def get(name):

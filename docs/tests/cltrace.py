@@ -11,7 +11,8 @@ body holds a barrier is the work-group's walk along K: its counter is recorded a
 in the walk), whatever the kernel names it; `k` is the loop over a tile's depth.
 
 The kernel is translated into a Python function: the subset of OpenCL C the tutorial's sgemm
-kernels use (declarations, for, if, return, assignments, calls; integer index arithmetic) and
+kernels use (declarations, for, if, return, assignments, calls; integer index arithmetic, with
+the conditional operator at the top level of an expression) and
 nothing else; anything outside it raises Unsupported, so a kernel that outgrows the subset fails
 the test loudly instead of being traced wrongly. Values are not computed: a load gives a token
 naming the element it came from, and arithmetic on values gives 0.
@@ -62,8 +63,33 @@ def object_macros(text, env):
     return values
 
 
+def conditional(tokens):
+    """(condition, then, else) of a C conditional expression `c ? a : b` at the top level of
+    `tokens` (right-associative: `b` may be another), or None where there is none."""
+    depth, ask = 0, None
+    for i, t in enumerate(tokens):
+        depth += t in ("(", "[")
+        depth -= t in (")", "]")
+        if depth:
+            continue
+        if t == "?" and ask is None:
+            ask, nested = i, 0
+        elif t == "?":
+            nested += 1
+        elif t == ":" and ask is not None:
+            if nested == 0:
+                return tokens[:ask], tokens[ask + 1:i], tokens[i + 1:]
+            nested -= 1
+    return None
+
+
 def translate_expr(tokens):
-    """A C expression (tokens) as Python: integer division, logical operators, casts."""
+    """A C expression (tokens) as Python: integer division, logical operators, casts, the
+    conditional operator at the top level (step 9's choice between a whole and a split row)."""
+    parts = conditional(tokens)
+    if parts:
+        cond, then, other = (translate_expr(x) for x in parts)
+        return f"(({then}) if ({cond}) else ({other}))"
     out, i = [], 0
     while i < len(tokens):
         t = tokens[i]
@@ -90,7 +116,7 @@ def translate_expr(tokens):
             i = k + 1
             continue
         if t == "?" or t == ":":
-            raise Unsupported("the conditional operator outside a store to global memory")
+            raise Unsupported("the conditional operator inside parentheses")
         if t in ("++", "--"):
             raise Unsupported(f"'{t}' inside an expression")
         if re.fullmatch(r"\d+\.\d*f?|\.\d+f?", t):

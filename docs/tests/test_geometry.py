@@ -4,14 +4,16 @@ what the diagrams draw) is compared with
   - the step's own plan() in its main.c, run through docs/tests/plan_dump.c: refused or not, the
     sgemm launch's global and local sizes, its local memory, the sizes it is called with;
   - the step's kernel file, run work-item by work-item by cltrace.py: which elements of C each
-    work-item stores (every element of C exactly once; with K split, step 9, every element of each
-    slice's copy of C exactly once), which element of A or B each tile element is loaded from
-    (every tile element once per tile), which tiles of K each work-group walks through (those of
-    its slice; the slices of a block together every tile exactly once), and which tile elements
-    each work-item reads at each k; where the plan un-pads C, which element each work-item of
-    `unpad` writes (each of C once) and which it adds up (that element in every slice's copy);
-  - step 9's choice of SLICES (SLICES=0): the descriptor's model against the host's own choice,
-    on devices of several sizes;
+    work-item stores (every element of C exactly once; with K split, step 9, every element of C
+    and of each further slice's copy of the split rows exactly once, where the descriptor puts it),
+    which element of A or B each tile element is loaded from (every tile element once per tile),
+    which tiles of K each work-group walks through (all of them in a whole row, its slice's in a
+    split one; the work-groups of a block together every tile exactly once), and which tile
+    elements each work-item reads at each k; where the plan un-pads C, which element each
+    work-item of `unpad` writes (each of C once) and which it adds up (that element in C and, in a
+    split row, in every further slice's copy);
+  - step 9's choice of SLICES and SPLIT_ROWS (0: the host's): the descriptor's model against the
+    host's own choice, on devices of several sizes;
 and the defaults read from common/src/gemm_params.c with the ones the harness itself gives.
 
     python3 docs/tests/test_geometry.py SOURCE_DIR PLAN_DUMP_DIR   (the test docs.geometry)
@@ -66,20 +68,28 @@ EXTRA_PARAMS = {
 }
 
 # Step 9 traced where the slices of K are uneven, start at an odd tile (the buffers count from the
-# slice's first tile) and outnumber the tiles: (parameters beyond the `gpu` defaults, problem)
+# slice's first tile) and outnumber the tiles, and where whole rows of blocks come before split
+# ones: (parameters beyond the `gpu` defaults, problem). Without compute units (plan_dump's device)
+# the host splits the last row of blocks alone when SLICES is forced.
 SPLIT_SMALL = {"TSM": 32, "TSN": 32, "TSK": 8, "WTM": 16, "WTN": 16, "WPTM": 4, "WPTN": 4, "WIDTH": 4}
 EXTRA_TRACES = {
     "kernel09_split_k": [
         (dict(SPLIT_SMALL, SLICES=2), (31, 29, 37)),     # 5 tiles: 2 + 3
-        (dict(SPLIT_SMALL, SLICES=3), (33, 32, 39)),     # 5 tiles: 1 + 2 + 2, slice 1 from tile 1
+        (dict(SPLIT_SMALL, SLICES=3), (33, 32, 39)),     # 5 tiles: 1 + 2 + 2, slice 1 from tile 1; 1 whole row
         (dict(SPLIT_SMALL, SLICES=4), (32, 32, 48)),     # 6 tiles: 1 + 2 + 1 + 2 (exercise 9.1's case)
-        (dict(SPLIT_SMALL, SLICES=7), (20, 30, 17))],    # 3 tiles: 4 slices without one
+        (dict(SPLIT_SMALL, SLICES=7), (20, 30, 17)),     # 3 tiles: 4 slices without one
+        (dict(SPLIT_SMALL, SLICES=2, SPLIT_ROWS=1), (90, 32, 24)),   # 2 whole rows of 3, 3 tiles: 1 + 2
+        (dict(SPLIT_SMALL, SLICES=3, SPLIT_ROWS=2), (96, 40, 40)),   # 1 whole row, 2 split ones, 5 tiles
+        (dict(SPLIT_SMALL, SLICES=2, SPLIT_ROWS=4096), (64, 32, 17))],  # every row (the first version)
 }
 
 # Devices for step 9's choice of SLICES: (compute units, largest allocation in bytes)
 SPLIT_DEVICES = [(132, 20 * 2**30), (2, 4 * 2**30), (16, 2**30), (1, 64 * 2**20), (132, 2**18), (0, 0)]
-SPLIT_SIZES = [(256,) * 3, (512,) * 3, (1024,) * 3, (2048,) * 3, (4097,) * 3, (8192,) * 3, (1000, 3000, 500),
-               (1024, 1024, 8192), (31, 60, 300), (1, 1, 1), (64, 64, 100000), (100, 100, 4096)]
+SPLIT_SIZES = [(256,) * 3, (512,) * 3, (1024,) * 3, (2048,) * 3, (4095,) * 3, (4097,) * 3, (8192,) * 3,
+               (1000, 3000, 500), (1024, 1024, 8192), (31, 60, 300), (1, 1, 1), (64, 64, 100000), (100, 100, 4096),
+               (3000, 5000, 2000), (20000, 20000, 64)]
+# Forced values beside the host's choice: (SLICES, SPLIT_ROWS), 0 for the host's
+SPLIT_FORCED = [(0, 0), (2, 0), (0, 1), (0, 4096), (3, 2)]
 
 
 def sizes_for(geometry_params, d):
@@ -190,10 +200,13 @@ class Geometry(unittest.TestCase):
                     self.assertGreaterEqual(g.grid[0], g.kernel_size[0])
                     self.assertGreaterEqual(g.grid[1], g.kernel_size[1])
                     self.assertEqual(g.per_item[0] * g.per_item[1] * g.items, g.block[0] * g.block[1])
-                    # step 9: SLICES work-group rows per row of blocks, into as many copies of the padded C
-                    self.assertEqual(g.groups[1], g.slices * g.block_rows)
+                    # step 9: a work-group row per whole row of blocks and SLICES per split one, the
+                    # split row count passed as the sgemm's argument; C padded, then the split rows'
+                    # further copies in one buffer
+                    self.assertEqual(g.groups[1], g.full_rows + g.slices * g.split_rows)
+                    self.assertEqual(sgemm["args"][8:], list(g.kernel_args.values()))
                     if g.slices > 1:
-                        self.assertEqual(got["temps"][2], g.slices * g.kernel_size[0] * g.kernel_size[1])
+                        self.assertEqual(got["temps"][2], g.buffer_rows * g.kernel_size[1])
                     # step 8: the work-items of warp w (consecutive linear ids) own warp tile w
                     if g.sub_tiles:
                         self.assertEqual(len(g.sub_tiles) * g.warp_items, g.items)
@@ -232,35 +245,43 @@ class Geometry(unittest.TestCase):
         bug = os.path.join(SOURCE, "docs", "exercises", "step09_bug_slice_bounds.cl")
         d = stepdefs.get(s.name)
         P, size = dict(self.defaults[s.name]["gpu"], **SPLIT_SMALL, SLICES=4), (32, 32, 48)
+        self.assertEqual(d.geometry(P, size).split_rows, 1)  # its one row of blocks is split
         self.check_trace(os.path.join(SOURCE, s.kernel), d, d.geometry(P, size))  # the step's own kernel passes
         with self.assertRaisesRegex(AssertionError, "every tile of K exactly once"):
             self.check_trace(bug, d, d.geometry(P, size))
 
     def test_host_choice_of_slices(self):
-        """SLICES=0: the descriptor's model (what the diagrams and tables say the host chooses) against
-        the host's own gemm_split_k_slices(), through the step's plan, on devices large and small."""
+        """SLICES=0 and SPLIT_ROWS=0: the descriptor's model (what the diagrams and tables say the host
+        chooses) against the host's own gemm_split_k_choose(), through the step's plan, on devices large
+        and small, with each or both chosen and the other forced."""
         for s in self.steps:
             d = stepdefs.get(s.name)
             if not d.chosen:
                 continue
             for cls in ("cpu", "nvidia-gpu", "gpu"):
                 for groups_per_cu in (None, 1):
-                    P = dict(self.defaults[s.name][cls])
+                    base = dict(self.defaults[s.name][cls])
                     if groups_per_cu:
-                        P["GROUPS_PER_CU"] = groups_per_cu
+                        base["GROUPS_PER_CU"] = groups_per_cu
                     for cus, max_alloc in SPLIT_DEVICES:
+                        device = stepdefs.Device(cus, max_alloc)
                         for size in SPLIT_SIZES:
-                            with self.subTest(step=s.name, P=P, device=(cus, max_alloc), size=size):
-                                got = plan(s.name, size, P, (cus, max_alloc))
-                                want = d.model(P, size, stepdefs.Device(cus, max_alloc))[1]
-                                self.assertEqual(got.get("chosen"), {"SLICES": want})
-                                g = d.geometry(P, size, stepdefs.Device(cus, max_alloc))
-                                sgemm = [x for x in got["launches"] if x["kernel"] == "sgemm"][0]
-                                self.assertEqual(tuple(sgemm["global"]), g.global_size)
-                            self.assertEqual(plan(s.name, size, dict(P, SLICES=2), (cus, max_alloc)).get("chosen"), {})
+                            for slices, rows in SPLIT_FORCED:
+                                P = dict(base, SLICES=slices, SPLIT_ROWS=rows)
+                                with self.subTest(step=s.name, P=P, device=(cus, max_alloc), size=size):
+                                    got = plan(s.name, size, P, (cus, max_alloc))
+                                    if "refused" in got:  # a forced split too large for the indices
+                                        self.assertIsNotNone(d.refusal(d.resolve(P, size, device), size))
+                                        continue
+                                    self.assertIsNone(d.refusal(d.resolve(P, size, device), size))
+                                    self.assertEqual(got.get("chosen"), d.chosen_values(P, size, device))
+                                    g = d.geometry(P, size, device)
+                                    sgemm = [x for x in got["launches"] if x["kernel"] == "sgemm"][0]
+                                    self.assertEqual(tuple(sgemm["global"]), g.global_size)
+                                    self.assertEqual(sgemm["args"][8:], list(g.kernel_args.values()))
 
     def test_host_only_parameters_are_not_in_the_kernels(self):
-        """A parameter the descriptor calls host-only (step 9's SLICES, GROUPS_PER_CU) appears nowhere in
+        """A parameter the descriptor calls host-only (step 9's SLICES, SPLIT_ROWS, GROUPS_PER_CU) appears nowhere in
         the kernel file's code: a compiler report holds whatever its value (arithmetic.py relies on it)."""
         for s in self.steps:
             d = stepdefs.get(s.name)
@@ -271,11 +292,11 @@ class Geometry(unittest.TestCase):
 
     def check_trace(self, kernel, d, g):
         m, n, k = g.kernel_size
-        sgemm_args = {"M": m, "N": n, "K": k, "alpha": 1.0, "beta": 0.0}
+        sgemm_args = dict({"M": m, "N": n, "K": k, "alpha": 1.0, "beta": 0.0}, **g.kernel_args)
         tr = cltrace.trace(kernel, g.params, sgemm_args, g.global_size, g.local_size)
         # C: who stores what, against the descriptor's ownership, and every element exactly once;
-        # with K split (step 9), every element of each slice's copy of C exactly once (the copies lie
-        # one under the other: row r of slice s's copy is row s*M + r)
+        # with K split (step 9), also every element of the further slices' copies of the split rows,
+        # which lie under C (slice s of a split row of blocks s*SPLIT_ROWS rows of blocks below it)
         stored = {}
         for (buffer, first, width), items in tr.stores.items():
             self.assertEqual(buffer, "C")
@@ -284,21 +305,20 @@ class Geometry(unittest.TestCase):
                 e = divmod(first + lane, n)
                 self.assertNotIn(e, stored)
                 stored[e] = items[0]
-        self.assertEqual(set(stored), {(r, c) for r in range(g.slices * m) for c in range(n)})
+        copies = g.buffer_rows - g.grid[0]  # rows of the split rows' further copies, under C
+        self.assertEqual(set(stored), {(r, c) for r in range(m + copies) for c in range(n)})
         br, bc = g.block
         owners = g.owner_map()
         self.assertEqual(len(owners), br * bc)
         for e, (group, item) in stored.items():
-            s = g.slice_of(group)[0]
-            r0, c0 = g.origin(group)
-            self.assertEqual(e[0] // m, s, f"element {e} stored by work-group {group}, not of that slice's copy")
-            self.assertEqual(owners.get((e[0] - s * m - r0, e[1] - c0)), item, f"element {e}")
+            r0, c0 = g.store_origin(group)
+            self.assertEqual(owners.get((e[0] - r0, e[1] - c0)), item,
+                             f"element {e} of the buffer, stored by work-group {group}")
         for gy in range(g.groups[1]):
             for gx in range(g.groups[0]):
-                s = g.slice_of((gx, gy))[0]
-                r0, c0 = g.origin((gx, gy))
+                r0, c0 = g.store_origin((gx, gy))
                 for (r, c), item in owners.items():
-                    e = (s * m + r0 + r, c0 + c)
+                    e = (r0 + r, c0 + c)
                     self.assertEqual(g.stored(e), e in stored, f"element {e}")
         # the tiles: each element loaded from the element of A (or A^T) or B the descriptor places there
         tiles = {t.name: t for t in g.tiles}
@@ -353,7 +373,8 @@ class Geometry(unittest.TestCase):
 
     def check_unpad(self, kernel, g, launch):
         """`unpad` as the plan launches it: each element of C written once, by the work-item that reads
-        that element's vector from every slice's copy of the padded C (one copy before step 9)."""
+        that element's vector from the padded C and, in a split row of blocks (step 9), from every
+        further slice's copy of it."""
         params = cltrace.kernel_params(kernel, "unpad")
         args = {name: value for (name, is_global, _), value in zip(params, launch["args"]) if not is_global}
         rows, cols = g.size[:2]
@@ -362,6 +383,8 @@ class Geometry(unittest.TestCase):
         self.assertEqual((args["rows"], args["cols"], args["paddedCols"]), (rows, cols, np_))
         self.assertEqual(args.get("paddedRows", mp), mp)
         self.assertEqual(args.get("slices", 1), g.slices)
+        if g.slices > 1:
+            self.assertEqual(args["splitFrom"], g.full_rows * g.block[0])
         tr = cltrace.trace(kernel, g.params, args, tuple(launch["global"]), tuple(launch["local"]), kernel="unpad")
         written = {}
         for (buffer, first, width), items in tr.stores.items():
@@ -376,7 +399,7 @@ class Geometry(unittest.TestCase):
             row, vcol = next(iter(es))[0], next(iter(es))[1] // w
             self.assertEqual(es, {(row, c) for c in range(vcol * w, min(cols, vcol * w + w))})
             self.assertEqual(sorted(tr.global_reads.get(item, [])),
-                             sorted(("in", ((s * mp + row) * np_ // w + vcol) * w, w) for s in range(g.slices)),
+                             sorted(("in", (r * np_ // w + vcol) * w, w) for r in g.copy_rows(row)),
                              f"what work-item {item} adds up for row {row}, vector column {vcol}")
 
 
