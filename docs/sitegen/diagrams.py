@@ -256,10 +256,10 @@ def panel_problem(cv, v):
                                f"{pm} x {pn} = {rows} x {cols}; {which}split: each block by SLICES = {g.slices} "
                                f"work-groups, one per slice of K, into C and {g.slices - 1} "
                                f"cop{'y' if g.slices == 2 else 'ies'} of the split rows (behind it), which unpad "
-                               "adds up", 60)
+                               "adds up", 52)
     cv.text(ax0, below, c_text, ha="left", va="top", size=8)
     cv.finish(ax0 - gap * 0.2, by0 - gap * 1.1, grid_cols + gap * 0.2 + copies * shift,
-              below + gap * (0.7 if g.slices <= 1 else 0.3 + 0.85 * (c_text.count("\n") + 1)),
+              below + gap * (0.7 if g.slices <= 1 else 0.3 + 1.0 * (c_text.count("\n") + 1)),
               "Where the work-group's block sits")
 
 
