@@ -2,6 +2,7 @@
 # The parameter sweeps behind the NVIDIA defaults in common/src/gemm_params.c, as run on the lent
 # GPU (see bench/README.md, "Tuning record"). Run after bench/gpu_setup.sh:
 #   . build-gpu/env.sh && bench/tune_nvidia.sh OUT.csv [steps|padding|...]   (default: steps padding)
+# (the parts are the functions below, each named for what it sweeps)
 set -u
 out=${1:?usage: bench/tune_nvidia.sh OUT.csv [PART...]}
 shift
@@ -129,6 +130,25 @@ split_rows() {
   tune --size $sizes --step kernel08_warp_tiling --no-verify-best --grid "TSM=128"
   tune --size $sizes --step kernel09_split_k --no-verify-best --grid "SLICES=0,1,2,3,4,5,6,8,12 SPLIT_ROWS=0"
   tune --size 1024,4097,8192,1000x3000x500 --step kernel09_split_k --no-verify-best --grid "SLICES=2,4,6,8 SPLIT_ROWS=4096"
+}
+
+# Run 15: steps 7 and 8 with the same 128 x 128 x 16 tiles and the same 8 x 16 and 16 x 8 blocks,
+# each block in step 7's layout and in step 8's warp tiles, at grids of exactly one and two
+# work-groups per multiprocessor of a 132-unit GPU (1408x1536, 2816x1536), one and a half
+# (4224x1536), and at the sweep's sizes whose last wave is partly full (3072, 4097) or full (4096).
+# Every run is verified, with the harness's default repeats; the rows are the programs' own CSV.
+step8_grids() {
+  local sz c exe args d
+  for sz in "1408 1536 4096" "2816 1536 4096" "4224 1536 4096" "3072 3072 3072" "4096 4096 4096" "4097 4097 4097"; do
+    set -- $sz
+    for c in "7 WPTM=8 WPTN=16" "7 WPTM=16 WPTN=8" "8 WTM=32 WTN=128 WPTM=8 WPTN=16" "8 WTM=64 WTN=64 WPTM=16 WPTN=8"; do
+      c=($c); exe=build-gpu/kernel07_double_buffering/kernel07_double_buffering
+      [ "${c[0]}" = 8 ] && exe=build-gpu/kernel08_warp_tiling/kernel08_warp_tiling
+      args=(); for d in "${c[@]:1}"; do args+=(-D "$d"); done
+      if [ -s "$out" ]; then "$exe" -m "$1" -n "$2" -k "$3" "${args[@]}" --csv | tail -n +2 >> "$out"
+      else "$exe" -m "$1" -n "$2" -k "$3" "${args[@]}" --csv > "$out"; fi
+    done
+  done
 }
 
 for p in $parts; do $p; done

@@ -10,7 +10,9 @@
     the labels of their logs);
   - step09_model.md: the host's model of the waves (gemm_split_k_cost(), stepdefs.SplitK.cost())
     at a few sizes of the runs of the current kernel, beside what each split measured;
-  - step09_choice.md: what the host chooses on each recorded device at each size of its results file.
+  - step09_choice.md: what the host chooses on each recorded device at each size of its results file;
+  - step08_grids.md: steps 7 and 8 with the same blocks, at grids of one and two work-groups per
+    multiprocessor and at sizes whose last wave is partly full (the runs NAME-step8-grids.csv).
 """
 import glob
 import os
@@ -184,6 +186,79 @@ def variants_snippet(tuning, steps, limit=8):
                            + " | ".join(fmt_gflops(got[v]) if v in got else "-" for v in variants) + f" | {ratio} |")
             out.append("")
     return ("\n".join(out) + "\n") if out else "No tuning runs of kernel variants are recorded.\n"
+
+
+# Runs of steps 7 and 8 with the same tiles and blocks at chosen grids: NAME-step8-grids.csv
+GRIDS_FILE = re.compile(r".+-step8-grids\.csv$")
+
+
+def warp_shape(step_name, P):
+    """(rows, columns) of work-items that one warp of 32 covers in the work-group's block: step 8
+    chooses it (WTM/WPTM x WTN/WPTN); before it, it follows from the block (32/RTSN rows of RTSN)."""
+    if "WTM" in P:
+        return P["WTM"] // P["WPTM"], P["WTN"] // P["WPTN"]
+    across = min(P["TSN"] // P["WPTN"], 32)
+    return max(32 // across, 1), across
+
+
+def grids_snippet(tuning, steps):
+    """Steps 7 and 8 with the same work-group tiles and WPTM x WPTN blocks, each block in step 7's
+    layout and in step 8's warp tiles: the sgemm's median time at each size of a NAME-step8-grids.csv
+    run, the blocks of C per compute unit, and step 8's speed over step 7's for each block."""
+    names = {s.name: s.number for s in steps}
+    out = []
+    for t in tuning:
+        if not GRIDS_FILE.match(t.name):
+            continue
+        rows = [row for row in t.rows if row["step"] in names]
+        if not rows:
+            continue
+        first = rows[0]
+        listing = device_listing(os.path.dirname(t.path), first["device"], first["driver"])
+        cus = listing[0] if listing else None
+        cols, cells = [], {}
+        for row in rows:
+            P = row["_params"]
+            key = (row["step"], P["WPTM"], P["WPTN"])
+            if key not in cols:
+                cols.append(key)
+            sgemm = dict((name, median) for name, median, _ in parse_parts(row["parts"])).get("sgemm")
+            if sgemm:
+                cells.setdefault(row["_size"], {})[key] = (sgemm, P, row["step"])
+        pairs = sorted({(k[1], k[2]) for k in cols if any(c[0] != k[0] and c[1:] == k[1:] for c in cols)})
+        steps_in = sorted({k[0] for k in cols}, key=lambda n: names[n])
+        if len(steps_in) != 2:
+            continue
+        older, newer = steps_in
+        P0 = next(iter(next(iter(cells.values())).values()))[1]
+        dates = sorted(row["date"] for row in rows)
+        start, end = dates[0][11:16], dates[-1][11:16]
+        when = f"at {start}" if start == end else f"{start} to {end}"
+        out.append(f"**{md_escape(first['device'])}**, driver {md_escape(first['driver'])}, "
+                   f"`bench/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {when} UTC, "
+                   f"every row verified): the sgemm's median time in ms, {P0['TSM']} x {P0['TSN']} x {P0['TSK']} "
+                   "tiles; each column a step and a WPTM x WPTN block, with the rows x columns of work-items "
+                   "that one warp of 32 covers" + (f"; {cus} compute units" if cus else "") + ":\n")
+        heads = []
+        for step, wm, wn in cols:
+            P = next(c[1] for c in (cell.get((step, wm, wn)) for cell in cells.values()) if c)
+            r, c = warp_shape(step, P)
+            heads.append(f"step {names[step]}, {wm} x {wn} (warp {r} x {c})")
+        ratio_heads = [f"{wm} x {wn}: step {names[newer]} / step {names[older]}" for wm, wn in pairs]
+        out.append("| size | blocks | blocks per unit | " + " | ".join(heads + ratio_heads) + " |")
+        out.append("|---|---:|---:|" + "---:|" * (len(heads) + len(ratio_heads)))
+        for size, got in sorted(cells.items(), key=lambda kv: kv[0][0] * kv[0][1] * kv[0][2]):
+            blocks = (round_up(size[0], P0["TSM"]) // P0["TSM"]) * (round_up(size[1], P0["TSN"]) // P0["TSN"])
+            per_unit = fmt_num(blocks / cus) if cus else "-"
+            times = [f"{got[k][0]:.3f}" if k in got else "-" for k in cols]
+            ratios = []
+            for wm, wn in pairs:
+                a, b = got.get((older, wm, wn)), got.get((newer, wm, wn))
+                ratios.append(fmt_ratio(a[0] / b[0]) if a and b else "-")
+            grid = f"{round_up(size[0], P0['TSM']) // P0['TSM']} x {round_up(size[1], P0['TSN']) // P0['TSN']}"
+            out.append(f"| {size_short(size)} | {grid} = {blocks} | {per_unit} | " + " | ".join(times + ratios) + " |")
+        out.append("")
+    return ("\n".join(out) + "\n") if out else "No run of steps 7 and 8 at chosen grids is recorded.\n"
 
 
 def tiles_by_size_snippet(results, tuning, step_name):
@@ -778,6 +853,7 @@ def render(ctx):
         "tuning_step08.md": tuning_grid_snippet(r, t, "kernel08_warp_tiling",
                                                 ["TSM", "TSN", "TSK", "WTM", "WTN", "WPTM", "WPTN"], "step 8"),
         "step08_variants.md": variants_snippet(t, ctx.steps),
+        "step08_grids.md": grids_snippet(t, ctx.steps),
         "wgsize.md": wgsize_snippet(ctx.tuning_dir, t, r),
         "tuning_step09.md": split_snippet(runs),
         "step09_model.md": split_model_snippet(runs),
