@@ -224,7 +224,7 @@ def grids_snippet(tuning, steps):
                 cols.append(key)
             sgemm = dict((name, median) for name, median, _ in parse_parts(row["parts"])).get("sgemm")
             if sgemm:
-                cells.setdefault(row["_size"], {})[key] = (sgemm, P, row["step"])
+                cells.setdefault(row["_size"], {})[key] = (sgemm, P)
         pairs = sorted({(k[1], k[2]) for k in cols if any(c[0] != k[0] and c[1:] == k[1:] for c in cols)})
         steps_in = sorted({k[0] for k in cols}, key=lambda n: names[n])
         if len(steps_in) != 2:
@@ -234,9 +234,10 @@ def grids_snippet(tuning, steps):
         dates = sorted(row["date"] for row in rows)
         start, end = dates[0][11:16], dates[-1][11:16]
         when = f"at {start}" if start == end else f"{start} to {end}"
+        verified = "every row verified" if all(row["status"] == "PASS" for row in rows) else "not every row verified"
         out.append(f"**{md_escape(first['device'])}**, driver {md_escape(first['driver'])}, "
                    f"`bench/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {when} UTC, "
-                   f"every row verified): the sgemm's median time in ms, {P0['TSM']} x {P0['TSN']} x {P0['TSK']} "
+                   f"{verified}): the sgemm's median time in ms, {P0['TSM']} x {P0['TSN']} x {P0['TSK']} "
                    "tiles; each column a step and a WPTM x WPTN block, with the rows x columns of work-items "
                    "that one warp of 32 covers" + (f"; {cus} compute units" if cus else "") + ":\n")
         heads = []
@@ -244,19 +245,19 @@ def grids_snippet(tuning, steps):
             P = next(c[1] for c in (cell.get((step, wm, wn)) for cell in cells.values()) if c)
             r, c = warp_shape(step, P)
             heads.append(f"step {names[step]}, {wm} x {wn} (warp {r} x {c})")
-        ratio_heads = [f"{wm} x {wn}: step {names[newer]} / step {names[older]}" for wm, wn in pairs]
+        ratio_heads = [f"{wm} x {wn}: speed of step {names[newer]} / step {names[older]}" for wm, wn in pairs]
         out.append("| size | blocks | blocks per unit | " + " | ".join(heads + ratio_heads) + " |")
         out.append("|---|---:|---:|" + "---:|" * (len(heads) + len(ratio_heads)))
         for size, got in sorted(cells.items(), key=lambda kv: kv[0][0] * kv[0][1] * kv[0][2]):
-            blocks = (round_up(size[0], P0["TSM"]) // P0["TSM"]) * (round_up(size[1], P0["TSN"]) // P0["TSN"])
+            block_rows, block_cols = round_up(size[0], P0["TSM"]) // P0["TSM"], round_up(size[1], P0["TSN"]) // P0["TSN"]
+            blocks = block_rows * block_cols
             per_unit = fmt_num(blocks / cus) if cus else "-"
             times = [f"{got[k][0]:.3f}" if k in got else "-" for k in cols]
             ratios = []
             for wm, wn in pairs:
                 a, b = got.get((older, wm, wn)), got.get((newer, wm, wn))
                 ratios.append(fmt_ratio(a[0] / b[0]) if a and b else "-")
-            grid = f"{round_up(size[0], P0['TSM']) // P0['TSM']} x {round_up(size[1], P0['TSN']) // P0['TSN']}"
-            out.append(f"| {size_short(size)} | {grid} = {blocks} | {per_unit} | " + " | ".join(times + ratios) + " |")
+            out.append(f"| {size_short(size)} | {block_rows} x {block_cols} = {blocks} | {per_unit} | " + " | ".join(times + ratios) + " |")
         out.append("")
     return ("\n".join(out) + "\n") if out else "No run of steps 7 and 8 at chosen grids is recorded.\n"
 
