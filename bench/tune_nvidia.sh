@@ -151,5 +151,27 @@ step8_grids() {
   done
 }
 
+# Run 16: step 7 with blocks of 12 rows or columns (8 x 12, 12 x 8, 12 x 12 per work-item), which
+# need fewer registers than 8 x 16, against its default, at 4096 and 8192; each shape's registers.
+shapes12() {
+  local s nv d
+  for s in 4096 8192; do
+    nv=""; [ $s = 8192 ] && nv=--no-verify-best
+    python3 bench/tune.py --build-dir build-gpu --out "$out" --size $s --step kernel07_double_buffering $nv \
+      --grid "TSM=128 TSN=128 TSK=16 WPTM=8 WPTN=16 WIDTH=4" \
+      --grid "TSM=96 TSN=128 TSK=16 WPTM=12 WPTN=8 WIDTH=4" --grid "TSM=192 TSN=128 TSK=16 WPTM=12 WPTN=8 WIDTH=4" \
+      --grid "TSM=128 TSN=96 TSK=16 WPTM=8 WPTN=12 WIDTH=4" --grid "TSM=128 TSN=192 TSK=16 WPTM=8 WPTN=12 WIDTH=4" \
+      --grid "TSM=96 TSN=96 TSK=16 WPTM=12 WPTN=12 WIDTH=4" -- --repeat 10 --warmup 2
+  done
+  for d in "-D TSM=96 -D TSN=128 -D WPTM=12 -D WPTN=8" "-D TSM=192 -D TSN=128 -D WPTM=12 -D WPTN=8" \
+           "-D TSM=128 -D TSN=96 -D WPTM=8 -D WPTN=12" "-D TSM=128 -D TSN=192 -D WPTM=8 -D WPTN=12" \
+           "-D TSM=96 -D TSN=96 -D WPTM=12 -D WPTN=12"; do
+    echo "registers with $d:"
+    # shellcheck disable=SC2086
+    CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose build-gpu/kernel07_double_buffering/kernel07_double_buffering \
+      $d --size 256 --no-verify 2>&1 | awk '/entry function .sgemm./ {f = 1} f && /registers|spill/ {print}' | head -2
+  done
+}
+
 for p in $parts; do $p; done
 rm -f "$best"
