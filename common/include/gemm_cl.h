@@ -58,6 +58,8 @@ typedef struct gemm_device_info {
     cl_uint compute_units;    /**< CL_DEVICE_MAX_COMPUTE_UNITS */
     cl_uint clock_mhz;        /**< CL_DEVICE_MAX_CLOCK_FREQUENCY */
     cl_bool host_unified;     /**< CL_DEVICE_HOST_UNIFIED_MEMORY: the device's memory is the host's */
+    cl_uint nv_compute_capability; /**< NVIDIA's compute capability as major*10 + minor (cl_nv_device_attribute_query),
+                                        0 where the device does not report one */
 } gemm_device_info;
 
 /** @brief Name of an OpenCL error code, e.g. "CL_OUT_OF_RESOURCES". */

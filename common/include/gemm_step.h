@@ -222,6 +222,14 @@ double gemm_split_k_cost(const gemm_problem *p, gemm_split_k split_k);
  */
 void gemm_plan_split_k(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, gemm_split_k split_k);
 
+/**
+ * @brief The plan of steps 9 and 10: gemm_split_k_choose()'s split (SLICES and SPLIT_ROWS = 0 are
+ * reported as chosen, gemm_plan::chosen), refused with one line if SLICES times the tiles of K, or
+ * C with its copies, would leave the kernels' 32-bit indices; then gemm_plan_split_k().
+ * @return 0 or #GEMM_EXIT_BAD_INPUT with @p msg filled.
+ */
+int gemm_plan_split_k_auto(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, gemm_msg *msg);
+
 /** @brief @p x rounded up to a multiple of @p multiple. */
 size_t gemm_round_up(size_t x, size_t multiple);
 
@@ -241,7 +249,7 @@ int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, lon
                        const char *pk, long tk);
 
 /**
- * @name Parameters shared by steps 4 to 9
+ * @name Parameters shared by steps 4 to 10
  * Initializers of #gemm_param_info for the parameters that several steps take, so that each
  * step's table lists the ones it uses and every step describes them alike.
  * @{
@@ -279,6 +287,12 @@ int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, lon
 /** @brief GROUPS_PER_CU: how many sgemm work-groups a compute unit runs at once (for choosing SLICES). */
 #define GEMM_PARAM_GROUPS_PER_CU \
     {"GROUPS_PER_CU", 1, 64, "work-groups of the sgemm that one compute unit runs at once, for choosing SLICES"}
+/** @brief STAGES: local tiles in step 10's ring of asynchronous copies. */
+#define GEMM_PARAM_STAGES \
+    {"STAGES", 2, 8, "local tiles of A^T and of B in the ring: the copies of the next STAGES-1 tiles run while one is used"}
+/** @brief COPY: how step 10 copies a tile from global to local memory. */
+#define GEMM_PARAM_COPY \
+    {"COPY", 0, 1, "how tiles are copied to local memory: 0 async_work_group_copy (any device), 1 cp.async (NVIDIA, compute capability 8.0+)"}
 /** @} */
 
 /**

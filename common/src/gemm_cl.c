@@ -11,6 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* cl_nv_device_attribute_query's queries (cl_ext.h has them as CL_DEVICE_COMPUTE_CAPABILITY_*_NV,
+ * but not every version of the headers does) */
+#define GEMM_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define GEMM_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+
 const char *gemm_device_class_name(gemm_device_class cls)
 {
     switch (cls) {
@@ -114,6 +119,16 @@ static int describe_device(gemm_device_info *info, cl_platform_id p, cl_device_i
     Q(CL_DEVICE_MAX_CLOCK_FREQUENCY, info->clock_mhz);
     Q(CL_DEVICE_HOST_UNIFIED_MEMORY, info->host_unified);
 #undef Q
+    /* NVIDIA's extension cl_nv_device_attribute_query: the compute capability, which says which
+     * instructions the GPU has (step 10's cp.async needs 8.0); 0 where it is not reported */
+    char extensions[4096];
+    cl_uint cc_major = 0, cc_minor = 0;
+    info->nv_compute_capability = 0;
+    query_string_device(d, CL_DEVICE_EXTENSIONS, extensions, sizeof extensions);
+    if (strstr(extensions, "cl_nv_device_attribute_query") &&
+        clGetDeviceInfo(d, GEMM_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof cc_major, &cc_major, NULL) == CL_SUCCESS &&
+        clGetDeviceInfo(d, GEMM_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof cc_minor, &cc_minor, NULL) == CL_SUCCESS)
+        info->nv_compute_capability = cc_major * 10 + cc_minor;
     info->base_align = align_bits / 8 ? align_bits / 8 : 4;
     if (info->type & CL_DEVICE_TYPE_GPU)
         info->cls = strstr(info->vendor, "NVIDIA") ? GEMM_DEVICE_NVIDIA_GPU : GEMM_DEVICE_GPU;

@@ -173,3 +173,33 @@ gemm_split_k gemm_split_k_choose(const gemm_problem *p)
     }
     return best;
 }
+
+int gemm_plan_split_k_auto(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, gemm_msg *msg)
+{
+    int rc;
+    const gemm_split_k split = gemm_split_k_choose(p);
+    const long tsm = gemm_param(p, "TSM"), depth = (p->k + gemm_param(p, "TSK") - 1) / gemm_param(p, "TSK");
+    const double mp = (double)gemm_round_up((size_t)p->m, (size_t)tsm);
+    const double np = (double)gemm_round_up((size_t)p->n, (size_t)gemm_param(p, "TSN"));
+    rc = gemm_require(msg, (double)split.slices * (double)depth <= 2147483647.0,
+                      "SLICES=%ld times the %ld tiles of K must stay below 2^31 (the kernel's int indices)",
+                      split.slices, depth);
+    if (!rc)
+        rc = gemm_require(msg, (mp + (double)(split.slices - 1) * (double)(split.rows * tsm)) * np <= 2147483647.0,
+                          "C and its %ld copies of %ld rows of blocks must stay below 2^31 floats (the kernels' int "
+                          "indices): fewer SLICES or SPLIT_ROWS",
+                          split.slices - 1, split.rows);
+    if (rc)
+        return rc;
+    int chosen = 0;
+    if (gemm_param(p, "SLICES") == 0) {
+        plan->chosen[chosen] = "SLICES";
+        plan->chosen_value[chosen++] = split.slices;
+    }
+    if (gemm_param(p, "SPLIT_ROWS") == 0) {
+        plan->chosen[chosen] = "SPLIT_ROWS";
+        plan->chosen_value[chosen] = split.rows;
+    }
+    gemm_plan_split_k(p, plan, sgemm_local_bytes, split);
+    return 0;
+}
