@@ -173,5 +173,28 @@ shapes12() {
   done
 }
 
+# Run 17: step 10 (asynchronous copies) with its NVIDIA defaults (cp.async, a ring of 3 tiles of
+# TSK 8, 3 work-groups per multiprocessor for the split model) against one change at a time: rings
+# of 2 and 4, OpenCL's async_work_group_copy instead of cp.async, TSK 16 with 2 tiles (step 9's
+# local memory) and the model's 2 work-groups per multiprocessor, step 7's 8x16 block, and the model
+# alone at 2; beside step 9, at 1024, 4096, 4097 (verified) and 8192; each build's registers.
+async_copy() {
+  local s c v e9=build-gpu/kernel09_split_k/kernel09_split_k e10=build-gpu/kernel10_async_copy/kernel10_async_copy
+  local cfgs=("" "-D STAGES=2" "-D STAGES=4" "-D COPY=0" "-D TSK=16 -D STAGES=2 -D GROUPS_PER_CU=2"
+              "-D WTM=32 -D WTN=128 -D WPTM=8 -D WPTN=16" "-D GROUPS_PER_CU=2")
+  for c in "${cfgs[@]}"; do
+    # shellcheck disable=SC2086
+    echo "registers with ${c:-the defaults}: $(CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose \
+      $e10 $c --size 256 --no-verify 2>&1 | awk '/entry function .sgemm./ {f = 1} f && /registers/ {print; exit}')"
+  done
+  for s in 1024 4096 4097 8192; do
+    v=""; [ $s = 8192 ] && v=--no-verify
+    # shellcheck disable=SC2086
+    { $e9 --size $s $v --repeat 10 --warmup 3 --csv
+      for c in "${cfgs[@]}"; do $e10 $c --size $s $v --repeat 10 --warmup 3 --csv | tail -n +2; done
+    } | if [ -s "$out" ]; then tail -n +2 >> "$out"; else cat > "$out"; fi
+  done
+}
+
 for p in $parts; do $p; done
 rm -f "$best"

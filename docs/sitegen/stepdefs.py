@@ -689,8 +689,25 @@ class SplitK(WarpTiling):
         return out
 
 
+class AsyncCopy(SplitK):
+    """Step 9 with a ring of STAGES local tiles of each matrix, filled by asynchronous copies
+    (async_copy.cl): tile t of the work-group's walk along K in buffer t%STAGES, the copies of tiles
+    t+1 .. t+STAGES-1 in flight while it is used. COPY says how a tile is copied (0:
+    async_work_group_copy, 1: NVIDIA's cp.async); the geometry is the same either way."""
+    name = "kernel10_async_copy"
+
+    def arithmetic(self, P, size):
+        out = super().arithmetic(P, size)
+        out["local"] = out["local"] // 2 * P["STAGES"]  # STAGES tiles of each instead of step 9's two
+        return out
+
+    # Asub[STAGES][TSK][TSM/WIDTH], Bsub[STAGES][TSK][TSN/WIDTH]
+    def tiles(self, P):
+        return [Tile(t.name, t.operand, (P["STAGES"],) + t.dims[1:], t.width, t.axes) for t in super().tiles(P)]
+
+
 STEPS = {d.name: d for d in (Naive(), Tiled(), Vectorized(), Transpose(), RegisterBlocking(), Padding(),
-                             DoubleBuffering(), WarpTiling(), SplitK())}
+                             DoubleBuffering(), WarpTiling(), SplitK(), AsyncCopy())}
 
 
 def configure(source):

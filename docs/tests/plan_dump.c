@@ -12,7 +12,8 @@
  *        "chosen": {"NAME": value}} for the plan with the "gpu" defaults overridden by NAME=VALUE
  *       (ranges are not checked: the runner does that before a plan runs), or {"refused": "message"}
  *       and exit 2; "chosen" holds the parameters the plan chose itself (step 9's SLICES=0, SPLIT_ROWS=0), if any.
- * The device the plan sees guarantees every alignment, so only the step's own rules refuse; it has
+ * The device the plan sees guarantees every alignment and has every instruction a step may need
+ * (an NVIDIA compute capability of 9.0), so only the step's own rules refuse; it has
  * the compute units and the largest allocation given (0 by default), which step 9's choice of
  * SLICES reads. */
 #include "gemm_params.h"
@@ -98,6 +99,7 @@ int main(int argc, char **argv)
     gemm_device_info device;
     memset(&device, 0, sizeof device);
     device.base_align = 4096;
+    device.nv_compute_capability = 90; /* every instruction a step may ask for (step 10's cp.async) */
     while (argc >= 3 && (strcmp(argv[1], "--compute-units") == 0 || strcmp(argv[1], "--max-alloc") == 0)) {
         if (strcmp(argv[1], "--compute-units") == 0)
             device.compute_units = (cl_uint)strtoul(argv[2], NULL, 10);
