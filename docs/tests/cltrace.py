@@ -8,7 +8,13 @@ C's block scopes are kept: a declaration that shadows a visible one (step 9's `c
 its loop over `i`) gets a Python name of its own. A pointer to global memory may be moved
 (`C += offset`): stores and reads through it are recorded at the element they reach. The loop whose
 body holds a barrier is the work-group's walk along K: its counter is recorded as `t` (the position
-in the walk), whatever the kernel names it; `k` is the loop over a tile's depth.
+in the walk), whatever the kernel names it; `k` is the loop over a tile's depth. A helper function
+given a tile `t` (step 10's copyTiles, which starts copying tile t+STAGES-1 during the walk's
+iteration t) records what it puts into local memory as tile t's. The preprocessor's #if/#elif/#else
+is followed with the parameters, so only the code the parameters build is traced. Step 10's copies:
+OpenCL's async_work_group_copy() is made once per work-group (recorded as work-item (0, 0)'s), and
+copyVector, written in NVIDIA's inline assembly, is traced by its model (ASM_MODELS: one vector
+from global into local memory); other `asm` statements (commit, wait) move no data and are skipped.
 
 The kernel is translated into a Python function: the subset of OpenCL C the tutorial's sgemm
 kernels use (declarations, for, if, return, assignments, calls; integer index arithmetic, with
@@ -26,9 +32,9 @@ class Unsupported(Exception):
 
 
 TOKEN = re.compile(r"\s*(?:(\d+\.\d*f?|\d+f?|\.\d+f?)|([A-Za-z_]\w*)|(\+\+|--|\+=|-=|\*=|/=|<=|>=|==|!=|&&|\|\||"
-                   r"[-+*/%<>=!?:;,()\[\]{}&|^~.]))")
+                   r"[-+*/%<>=!?:;,()\[\]{}&|^~.])|(\"(?:[^\"\\\\]|\\\\.)*\"))")  # the last: a string (inline asm)
 TYPE_WORDS = {"const", "int", "float", "floatX", "float2", "float4", "float8", "__local", "__global", "unsigned",
-              "size_t", "uint", "local", "global", "__private", "private", "volatile"}
+              "size_t", "uint", "local", "global", "__private", "private", "volatile", "event_t"}
 VECTOR_TYPES = {"float2": 2, "float4": 4, "float8": 8}
 
 
@@ -63,6 +69,43 @@ def object_macros(text, env):
     return values
 
 
+def active_lines(text, env):
+    """The lines of `text` that the preprocessor keeps with the parameters `env`: #if, #elif, #else
+    and #endif are followed (conditions on the parameters and object-like macros, `defined(NAME)`
+    for a name in env), and every directive line itself is dropped (as #define lines always were)."""
+    out, stack = [], []  # stack: (this branch is kept, some branch of this #if was taken, outer kept)
+
+    def value(expr):
+        expr = re.sub(r"\bdefined\s*\(\s*(\w+)\s*\)|\bdefined\s+(\w+)",
+                      lambda m: "1" if (m.group(1) or m.group(2)) in env else "0", expr)
+        try:
+            return bool(eval(translate_expr(tokenize(expr)), {"__builtins__": {}}, dict(env)))
+        except Exception as e:
+            raise Unsupported(f"a preprocessor condition this tracer cannot evaluate: {expr!r} ({e})") from None
+
+    for line in text.splitlines():
+        m = re.match(r"\s*#\s*(\w+)\s*(.*)$", line)
+        outer = all(kept for kept, _, _ in stack)
+        if not m:
+            if outer:
+                out.append(line)
+            continue
+        word, rest = m.group(1), m.group(2)
+        if word in ("if", "ifdef", "ifndef"):
+            cond = (value(rest) if word == "if" else (rest.strip() in env) == (word == "ifdef")) if outer else False
+            stack.append((cond, cond, outer))
+        elif word == "elif":
+            kept, taken, up = stack.pop()
+            cond = up and not taken and value(rest)
+            stack.append((cond, taken or cond, up))
+        elif word == "else":
+            kept, taken, up = stack.pop()
+            stack.append((up and not taken, True, up))
+        elif word == "endif":
+            stack.pop()
+    return "\n".join(out)
+
+
 def conditional(tokens):
     """(condition, then, else) of a C conditional expression `c ? a : b` at the top level of
     `tokens` (right-associative: `b` may be another), or None where there is none."""
@@ -93,6 +136,29 @@ def translate_expr(tokens):
     out, i = [], 0
     while i < len(tokens):
         t = tokens[i]
+        if t == "&" and (i == 0 or tokens[i - 1] in ("(", ",", "=")) and i + 2 < len(tokens) and tokens[i + 2] == "[":
+            # &X[e]: the address of an element (step 10's copies): _addr(X, e)
+            depth, k = 0, i + 2
+            while True:
+                depth += tokens[k] == "["
+                depth -= tokens[k] == "]"
+                if depth == 0:
+                    break
+                k += 1
+            subs = [(i + 3, k)]
+            while k + 1 < len(tokens) and tokens[k + 1] == "[":  # &X[a][b]: the address of X[a]'s element b
+                depth, start, k = 0, k + 2, k + 1
+                while True:
+                    depth += tokens[k] == "["
+                    depth -= tokens[k] == "]"
+                    if depth == 0:
+                        break
+                    k += 1
+                subs.append((start, k))
+            base = tokens[i + 1] + "".join(f"[{translate_expr(tokens[a:b])}]" for a, b in subs[:-1])
+            out.append(f"_addr({base}, ({translate_expr(tokens[subs[-1][0]:subs[-1][1]])}))")
+            i = k + 1
+            continue
         if t == "(" and i + 1 < len(tokens) and tokens[i + 1] in TYPE_WORDS:
             j = i + 1
             while j < len(tokens) and (tokens[j] in TYPE_WORDS or tokens[j] == "*"):
@@ -244,6 +310,14 @@ class Translator:
             self.take()
             self.take(";")
             self.emit(ind, "return")
+        elif t == "asm":  # inline assembly (step 10's cp.async): what it does is in ASM_MODELS
+            depth = 0
+            while not (self.peek() == ";" and depth == 0):
+                t = self.take()
+                depth += t == "("
+                depth -= t == ")"
+            self.take(";")
+            self.emit(ind, "pass")
         elif t in TYPE_WORDS:
             self.declaration(ind)
         elif t in ("while", "do", "switch", "goto", "break", "continue"):
@@ -314,6 +388,9 @@ class Translator:
                 return
 
     def expression_statement(self, ind, toks):
+        if toks and toks[0] == "*" and "=" in toks:  # *event = e: step 10's event handles, not traced
+            self.emit(ind, "pass")
+            return
         ops = [i for i, t in enumerate(toks) if t in ("=", "+=", "-=", "*=", "/=")]
         if not ops:
             self.emit(ind, self.expr(toks))
@@ -410,6 +487,40 @@ class FloatView:
         return 0.0
 
 
+def _addr(array, index):
+    """&array[index]: a global pointer moved to that element, a row or an element of a local array,
+    or (a private array: step 10's events) nothing the trace follows."""
+    if isinstance(array, GlobalBuffer):
+        return array.shifted(index)
+    if isinstance(array, LocalArray):
+        array = LocalIndex(array, ())
+    if isinstance(array, LocalIndex):
+        if len(array.path) + 1 == len(array.array.dims):
+            return LocalElement(array, index)
+        return array[index]
+    return None
+
+
+class LocalElement:
+    """&Asub[k][m]: one element (a vector) of a local array, as the destination of a copy."""
+
+    def __init__(self, row, index):
+        self.row, self.index = row, index
+
+    def set(self, value):
+        self.row[self.index] = value
+
+
+def _copy_vector(dst, src):
+    """Step 10's copyVector (COPY = 1), whose body is NVIDIA's cp.async in inline PTX: one vector
+    from global memory (src, a moved pointer) into local memory (dst, an element)."""
+    dst.set(src[0])
+
+
+# Functions written in inline assembly, traced by what they do rather than translated
+ASM_MODELS = {"copyVector": _copy_vector}
+
+
 def _private_array(dims):
     if not dims:
         return 0.0
@@ -466,6 +577,8 @@ def functions(text):
     for m in re.finditer(r"\bvoid\s+(\w+)\s*\(([^)]*)\)\s*\{", text):
         params = []
         for decl in m.group(2).split(","):
+            if decl.strip() in ("", "void"):  # f(void): no parameters
+                continue
             words = re.sub(r"\[[^\]]*\]", " ", decl).replace("*", " * ").split()
             params.append((words[-1], "__global" in words or "global" in words,
                            "WIDTH" if "floatX" in words else next((str(VECTOR_TYPES[w]) for w in words
@@ -504,7 +617,7 @@ def trace(cl_path, P, args, global_size, local_size, kernel="sgemm", groups=None
     text = strip_comments(raw)
     env = dict(P)
     env.update(object_macros(text, env))
-    body_text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    body_text = active_lines(text, env)
     defined = functions(body_text)
     if kernel not in defined:
         raise Unsupported(f"no kernel {kernel}")
@@ -515,12 +628,19 @@ def trace(cl_path, P, args, global_size, local_size, kernel="sgemm", groups=None
         if name in done:
             continue
         done.add(name)
+        if name in ASM_MODELS:
+            continue
         fparams, body = defined[name]
         tokens = tokenize(body)
         todo += [t for t in tokens if t in defined]
         tr = Translator(tokens, {p for p, is_global, _ in fparams if is_global}, [p for p, _, _ in fparams])
         tr.statement(1)
-        source += f"def {name}({', '.join(py_name(p) for p, _, _ in fparams)}):\n" + "\n".join(tr.lines) + "\n\n"
+        lines = tr.lines
+        if name != kernel and "t" in [p for p, _, _ in fparams]:
+            # a helper given the tile `t` of the walk (loadTiles, step 10's copyTiles): what it copies
+            # into local memory is recorded as tile t's, whichever iteration of the walk calls it
+            lines = ["    _t_saved = _tr.loops.get('t')", "    _tr.at('t', t)"] + lines + ["    _tr.at('t', _t_saved)"]
+        source += f"def {name}({', '.join(py_name(p) for p, _, _ in fparams)}):\n" + "\n".join(lines) + "\n\n"
     tracer = Tracer()
     tracer.arrays = {}
     tracer.widths = {name: eval(w, {}, env) for name, is_global, w in params if is_global}
@@ -534,6 +654,15 @@ def trace(cl_path, P, args, global_size, local_size, kernel="sgemm", groups=None
                  "get_global_size": lambda d: global_size[d]}
     for name in ("vstoreX", "vstore2", "vstore4", "vstore8", "vloadX", "vload2", "vload4", "vload8"):
         namespace[name] = lambda *_: 0.0
+
+    def async_work_group_copy(dst, src, n, event):
+        """The work-group's copy (step 10, COPY = 0), made once: recorded as work-item (0, 0)'s."""
+        if ids["local"] == (0, 0):
+            for i in range(n):
+                dst[i] = src[i]
+        return event
+    namespace.update(async_work_group_copy=async_work_group_copy, wait_group_events=lambda *_: None,
+                     _addr=_addr, **ASM_MODELS)
     namespace.update(env)
     try:
         exec(compile(source, cl_path, "exec"), namespace)

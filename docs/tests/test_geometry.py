@@ -67,6 +67,15 @@ EXTRA_PARAMS = {
         {"TSM": 16, "TSN": 16, "TSK": 8, "WTM": 8, "WTN": 8, "WPTM": 2, "WPTN": 2, "WIDTH": 2, "SLICES": 64}],
 }
 
+# Step 10: rings of 2 and 4 tiles, with either kind of copy, and K split (slices shorter than the ring)
+EXTRA_PARAMS["kernel10_async_copy"] = [
+    {"TSM": 32, "TSN": 32, "TSK": 8, "WTM": 16, "WTN": 16, "WPTM": 4, "WPTN": 4, "WIDTH": 4, "STAGES": 2, "SLICES": 1},
+    {"TSM": 32, "TSN": 32, "TSK": 8, "WTM": 16, "WTN": 16, "WPTM": 4, "WPTN": 4, "WIDTH": 4, "STAGES": 4, "SLICES": 3},
+    {"TSM": 32, "TSN": 64, "TSK": 8, "WTM": 32, "WTN": 16, "WPTM": 8, "WPTN": 4, "WIDTH": 4, "STAGES": 3, "COPY": 1,
+     "SLICES": 2},
+    {"TSM": 16, "TSN": 16, "TSK": 8, "WTM": 8, "WTN": 8, "WPTM": 2, "WPTN": 2, "WIDTH": 2, "STAGES": 3, "COPY": 1,
+     "SLICES": 64}]
+
 # Step 9 traced where the slices of K are uneven, start at an odd tile (the buffers count from the
 # slice's first tile) and outnumber the tiles, and where whole rows of blocks come before split
 # ones: (parameters beyond the `gpu` defaults, problem). Without compute units (plan_dump's device)
@@ -249,6 +258,21 @@ class Geometry(unittest.TestCase):
         self.check_trace(os.path.join(SOURCE, s.kernel), d, d.geometry(P, size))  # the step's own kernel passes
         with self.assertRaisesRegex(AssertionError, "every tile of K exactly once"):
             self.check_trace(bug, d, d.geometry(P, size))
+
+    def test_trace_catches_a_copy_into_the_tile_in_use(self):
+        """Exercise 10.1's kernel (the copy of tile t+STAGES-1 started into tile t's buffer) fails the
+        check of where each tile lies in local memory, with either kind of copy."""
+        s = next((s for s in self.steps if s.name == "kernel10_async_copy"), None)
+        if s is None:
+            self.skipTest("no step 10")
+        bug = os.path.join(SOURCE, "docs", "exercises", "step10_bug_ring.cl")
+        d = stepdefs.get(s.name)
+        for copy in (0, 1):
+            P, size = dict(self.defaults[s.name]["gpu"], **SPLIT_SMALL, STAGES=2, SLICES=1, COPY=copy), (32, 32, 40)
+            with self.subTest(COPY=copy):
+                self.check_trace(os.path.join(SOURCE, s.kernel), d, d.geometry(P, size))  # the step's own passes
+                with self.assertRaisesRegex(AssertionError, "element"):
+                    self.check_trace(bug, d, d.geometry(P, size))
 
     def test_host_choice_of_slices(self):
         """SLICES=0 and SPLIT_ROWS=0: the descriptor's model (what the diagrams and tables say the host
