@@ -72,7 +72,7 @@ def defaults_snippet(step, defaults, results):
     names = list(dict.fromkeys(n for cls, _, _ in CLASSES for n in table[cls]))
     # more than PER_TABLE parameters do not fit the page in one table: tables of SPLIT_AT (the sgemm's
     # tiles first), the recorded runs in the last
-    per = len(names) if len(names) <= PER_TABLE else SPLIT_AT
+    per = len(names) if len(names) <= PER_TABLE else SPLIT_AT if len(names) <= 2 * SPLIT_AT - 2 else SPLIT_AT - 2
     tables = []
     for start in range(0, len(names), per):
         chunk, last = names[start:start + per], start + per >= len(names)

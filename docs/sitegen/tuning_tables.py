@@ -10,9 +10,12 @@
     the labels of their logs);
   - step09_model.md: the host's model of the waves (gemm_split_k_cost(), stepdefs.SplitK.cost())
     at a few sizes of the runs of the current kernel, beside what each split measured;
-  - step09_choice.md: what the host chooses on each recorded device at each size of its results file;
+  - step09_choice.md, step10_choice.md: what the host chooses for step 9 (step 10) on each recorded
+    device at each size of its results file;
   - step08_grids.md: steps 7 and 8 with the same blocks, at grids of one and two work-groups per
-    multiprocessor and at sizes whose last wave is partly full (the runs NAME-step8-grids.csv).
+    multiprocessor and at sizes whose last wave is partly full (the runs NAME-step8-grids.csv);
+  - step10_copies.md: step 10 with one change at a time against its defaults and step 9 (the runs
+    NAME-async-copy.csv), with each build's registers.
 """
 import glob
 import os
@@ -544,7 +547,7 @@ def split_runs(results, tuning, steps):
     groups = device_groups(results, tuning)
     for s in steps:
         d = stepdefs.get(s.name)
-        if not d or "SLICES" not in d.chosen:
+        if not d or "SLICES" not in d.chosen or s.name != "kernel09_split_k":  # step 10's runs: step10_copies.md
             continue
         prev = previous_step(steps, s)
         for label, device, files in groups:
@@ -754,8 +757,9 @@ def model_row(c, base, measured, one, label=None):
             + (fmt_ratio(one / measured) if one else "-") + " |")
 
 
-def split_choice_snippet(results, steps, tuning_dir, defaults, ptxas):
-    """step09_choice.md: the SLICES and SPLIT_ROWS the host chooses with each recorded device's
+def split_choice_snippet(results, steps, tuning_dir, defaults, ptxas, only=None):
+    """step09_choice.md (step 10's: step10_choice.md; `only` names the step, else every step that
+    splits K): the SLICES and SPLIT_ROWS the host chooses with each recorded device's
     defaults at each size of its results file (the model, checked against the host by
     docs/tests/test_geometry.py), what a recorded run of the step reports where there is one, and
     how many work-groups of the sgemm fit on a compute unit by the compiler report, against
@@ -763,7 +767,7 @@ def split_choice_snippet(results, steps, tuning_dir, defaults, ptxas):
     out = []
     for s in steps:
         d = stepdefs.get(s.name)
-        if not d or "SLICES" not in d.chosen:
+        if not d or "SLICES" not in d.chosen or (only and s.name != only):
             continue
         prev = previous_step(steps, s)
         for r in results:
@@ -838,6 +842,65 @@ def split_choice_snippet(results, steps, tuning_dir, defaults, ptxas):
     return ("\n".join(out) + "\n") if out else "No recorded device has its compute units listed.\n"
 
 
+COPIES_FILE = re.compile(r".+-async-copy\.csv$")
+COPIES_REGISTERS = re.compile(r"registers with (.+?): .*Used (\d+) registers")
+CHOSEN = ("SLICES", "SPLIT_ROWS")  # chosen by the host per problem: not part of a configuration's label
+
+
+def copies_snippet(tuning, steps, defaults):
+    """Step 10's run against one change at a time (bench/tune_nvidia.sh OUT async_copy): GFLOPS at
+    each size for step 9 and for step 10 with its NVIDIA defaults and each change, the registers of
+    each build from the run's log."""
+    names = {s.name: s.number for s in steps}
+    base = defaults.get("kernel10_async_copy", {}).get("nvidia-gpu", {})
+    out = []
+    for t in tuning:
+        if not COPIES_FILE.match(t.name) or not base:
+            continue
+        registers = {}
+        log = os.path.splitext(t.path)[0] + ".log"
+        if os.path.exists(log):
+            with open(log, encoding="utf-8") as f:
+                for m in COPIES_REGISTERS.finditer(f.read()):
+                    label = "the defaults" if m.group(1) == "the defaults" else m.group(1).replace("-D ", "")
+                    registers[label] = int(m.group(2))
+        cols, cells = [], {}
+        for row in t.rows:
+            if row["step"] not in names:
+                continue
+            P = row["_params"]
+            if row["step"] == "kernel10_async_copy":
+                diff = [f"{k}={v}" for k, v in P.items() if k not in CHOSEN and base.get(k) != v]
+                label = " ".join(diff) or "the defaults"
+            else:
+                label = f"step {names[row['step']]}"
+            if label not in cols:
+                cols.append(label)
+            cells.setdefault(row["_size"], {})[label] = row
+        if not cells:
+            continue
+        dates = sorted(row["date"] for row in t.rows)
+        first = t.rows[0]
+        out.append(f"**{md_escape(first['device'])}**, driver {md_escape(first['driver'])}, "
+                   f"`bench/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {dates[0][11:16]} to {dates[-1][11:16]} UTC; "
+                   "GFLOPS, median of the timed runs; `*` not verified): step 10 with its NVIDIA defaults ("
+                   + md_escape(" ".join(f"{k}={v}" for k, v in base.items() if k not in CHOSEN))
+                   + ") and with one change each, beside step 9; the host chooses SLICES and SPLIT_ROWS in every "
+                   "column. The last row: the sgemm's registers per work-item (the compiler's report in the "
+                   "run's log):\n")
+        out.append("| M=N=K | " + " | ".join(md_escape(c) for c in cols) + " |")
+        out.append("|---:|" + "---:|" * len(cols))
+        for size, got in sorted(cells.items(), key=lambda kv: kv[0][0] * kv[0][1] * kv[0][2]):
+            line = []
+            for c in cols:
+                row = got.get(c)
+                line.append("-" if not row else fmt_gflops(row["_gflops"]) + ("" if row["status"].startswith("PASS") else "*"))
+            out.append(f"| {size_short(size)} | " + " | ".join(line) + " |")
+        out.append("| registers | " + " | ".join(str(registers[c]) if c in registers else "-" for c in cols) + " |")
+        out.append("")
+    return ("\n".join(out) + "\n") if out else "No run of step 10 against its variations is recorded.\n"
+
+
 def render(ctx):
     r, t = ctx.results, ctx.tuning
     runs = split_runs(r, t, ctx.steps)
@@ -858,7 +921,11 @@ def render(ctx):
         "wgsize.md": wgsize_snippet(ctx.tuning_dir, t, r),
         "tuning_step09.md": split_snippet(runs),
         "step09_model.md": split_model_snippet(runs),
-        "step09_choice.md": split_choice_snippet(r, ctx.steps, ctx.tuning_dir, ctx.defaults, ctx.ptxas),
+        "step09_choice.md": split_choice_snippet(r, ctx.steps, ctx.tuning_dir, ctx.defaults, ctx.ptxas,
+                                                 "kernel09_split_k"),
+        "step10_choice.md": split_choice_snippet(r, ctx.steps, ctx.tuning_dir, ctx.defaults, ctx.ptxas,
+                                                 "kernel10_async_copy"),
+        "step10_copies.md": copies_snippet(t, ctx.steps, ctx.defaults),
     }
     for name, text in snippets.items():
         write(os.path.join(ctx.out, name), text)
