@@ -126,6 +126,17 @@ def conditional(tokens):
     return None
 
 
+def closing_bracket(tokens, k):
+    """The index of the `]` that closes the `[` at tokens[k]."""
+    depth = 0
+    while True:
+        depth += tokens[k] == "["
+        depth -= tokens[k] == "]"
+        if depth == 0:
+            return k
+        k += 1
+
+
 def translate_expr(tokens):
     """A C expression (tokens) as Python: integer division, logical operators, casts, the
     conditional operator at the top level (step 9's choice between a whole and a split row)."""
@@ -137,23 +148,10 @@ def translate_expr(tokens):
     while i < len(tokens):
         t = tokens[i]
         if t == "&" and (i == 0 or tokens[i - 1] in ("(", ",", "=")) and i + 2 < len(tokens) and tokens[i + 2] == "[":
-            # &X[e]: the address of an element (step 10's copies): _addr(X, e)
-            depth, k = 0, i + 2
-            while True:
-                depth += tokens[k] == "["
-                depth -= tokens[k] == "]"
-                if depth == 0:
-                    break
-                k += 1
-            subs = [(i + 3, k)]
-            while k + 1 < len(tokens) and tokens[k + 1] == "[":  # &X[a][b]: the address of X[a]'s element b
-                depth, start, k = 0, k + 2, k + 1
-                while True:
-                    depth += tokens[k] == "["
-                    depth -= tokens[k] == "]"
-                    if depth == 0:
-                        break
-                    k += 1
+            # &X[e] (or &X[a][b]: X[a]'s element b): the address of an element (step 10's copies)
+            subs, k = [], i + 1
+            while k + 1 < len(tokens) and tokens[k + 1] == "[":
+                start, k = k + 2, closing_bracket(tokens, k + 1)
                 subs.append((start, k))
             base = tokens[i + 1] + "".join(f"[{translate_expr(tokens[a:b])}]" for a, b in subs[:-1])
             out.append(f"_addr({base}, ({translate_expr(tokens[subs[-1][0]:subs[-1][1]])}))")
