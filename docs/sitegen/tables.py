@@ -289,10 +289,11 @@ def verdict_snippet(results):
             continue
         best, later = v
         nums = [number(p) for p in later]
-        span = f"steps {nums[0]} to {nums[-1]}" if len(nums) > 1 else f"step {nums[0]}"
+        span = (f"steps {nums[0]} to {nums[-1]} do" if len(nums) > 2 else f"steps {nums[0]} and {nums[1]} do"
+                if len(nums) == 2 else f"step {nums[0]} does")
         at = ", ".join(f"step {number(p)} {fmt_gflops(r.gflops(p))}" for p in later)
         text = (f"**{md_escape(r.stem)}** ({md_escape(r.device)}): at {size_short(r.headline)}, the size of "
-                f"the tour there, {span} do not get back to step {number(best)}'s rate: step {number(best)} "
+                f"the tour there, {span} not get back to step {number(best)}'s rate: step {number(best)} "
                 f"{fmt_gflops(r.gflops(best))} GFLOPS, {at} (other sizes: the results page).")
         if "Portable Computing Language" in r.platform:
             text += f" The reason: {POCL_REASON}. On a CPU, the path ends at step {number(best)}."
