@@ -123,8 +123,10 @@ def compare(steps, step, results, path):
                     label=f"step {s_.number}")
             for x, g, verified in pts:
                 ax.plot([x], [g], "o", color=colour, ms=5, markerfacecolor=colour if verified else "white")
-        both = {x: g for x, g, _ in series[prev.name]}
-        ratios.append((r, [(x, g / both[x]) for x, g, _ in series[step.name] if x in both]))
+        both = {x: (g, v) for x, g, v in series[prev.name]}
+        # (size, ratio, both runs verified)
+        ratios.append((r, [(x, g / both[x][0], verified and both[x][1])
+                           for x, g, verified in series[step.name] if x in both]))
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("M = N = K")
@@ -159,9 +161,20 @@ def compare_snippet(steps, step, results, out):
     for r, rs in ratios:
         if not rs:
             continue
-        lo, hi = min(rs, key=lambda x: x[1]), max(rs, key=lambda x: x[1])
-        lines.append(f"- **{md_escape(r.stem)}**: step {step.number} over step {prev.number} from "
-                     f"{fmt_ratio(lo[1])} (at {lo[0]}) to {fmt_ratio(hi[1])} (at {hi[0]}) over {len(rs)} sizes.")
+        checked = [x for x in rs if x[2]]
+        unchecked = [x[0] for x in rs if not x[2]]
+        line = f"- **{md_escape(r.stem)}**: step {step.number} over step {prev.number} "
+        if checked:
+            lo, hi = min(checked, key=lambda x: x[1]), max(checked, key=lambda x: x[1])
+            line += (f"from {fmt_ratio(lo[1])} (at {lo[0]}) to {fmt_ratio(hi[1])} (at {hi[0]}) over the "
+                     f"{len(checked)} sizes where both were verified")
+        if unchecked:
+            lo, hi = min((x for x in rs if not x[2]), key=lambda x: x[1]), max((x for x in rs if not x[2]),
+                                                                             key=lambda x: x[1])
+            line += ("; " if checked else "") + (
+                f"{fmt_ratio(lo[1])} to {fmt_ratio(hi[1])} at the {len(unchecked)} UNVERIFIED sizes "
+                f"({', '.join(str(x) for x in unchecked)}: measured, not checked; open points)")
+        lines.append(line + ".")
     return (f"\\image html {name} \"Step {step.number} against step {prev.number}, every square size of each sweep\"\n\n"
             + "\n".join(lines) + "\n")
 

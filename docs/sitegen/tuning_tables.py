@@ -580,10 +580,12 @@ def split_runs(results, tuning, steps):
                         cell[got["SLICES"]] = max(cell.get(got["SLICES"], 0), row["_gflops"])
                         if got["SLICES"] > 1 and "SPLIT_ROWS" in got:
                             split_rows[row["_size"]] = got["SPLIT_ROWS"]
+                cells = {k: v for k, v in table.items() if len(v) > 1}
+                if not cells:  # e.g. step 9 only as the reference of a later step's run (run 17)
+                    continue
                 first = rows[0]
                 listing = device_listing(os.path.dirname(t.path), first["device"], first["driver"])
-                out.append(SplitRun(label, device, t, s, prev, {k: v for k, v in table.items() if len(v) > 1},
-                                    listing, split_rows))
+                out.append(SplitRun(label, device, t, s, prev, cells, listing, split_rows))
     out.sort(key=lambda run: run.date, reverse=True)
     return out
 
