@@ -7,15 +7,15 @@
  *   plan_dump_<step> --defaults
  *       {"cpu": {"TS": 32}, "nvidia-gpu": {...}, "gpu": {...}}: the step's defaults per device class
  *       (common/src/gemm_params.c), the parameters listed in main.c
- *   plan_dump_<step> [--compute-units N] [--max-alloc BYTES] M N K [NAME=VALUE ...]
+ *   plan_dump_<step> [--compute-units N] [--max-alloc BYTES] [--compute-capability CC] M N K [NAME=VALUE ...]
  *       {"launches": [{"kernel", "label", "global", "local", "local_mem", "args"}], "temps": [...],
  *        "chosen": {"NAME": value}} for the plan with the "gpu" defaults overridden by NAME=VALUE
  *       (ranges are not checked: the runner does that before a plan runs), or {"refused": "message"}
  *       and exit 2; "chosen" holds the parameters the plan chose itself (step 9's SLICES=0, SPLIT_ROWS=0), if any.
- * The device the plan sees guarantees every alignment and has every instruction a step may need
- * (an NVIDIA compute capability of 9.0), so only the step's own rules refuse; it has
- * the compute units and the largest allocation given (0 by default), which step 9's choice of
- * SLICES reads. */
+ * The device the plan sees guarantees every alignment and, unless --compute-capability says otherwise
+ * (major*10 + minor; 0: not an NVIDIA GPU), has every instruction a step may need (an NVIDIA compute
+ * capability of 9.0), so only the step's own rules refuse; it has the compute units and the largest
+ * allocation given (0 by default), which step 9's choice of SLICES reads. */
 #include "gemm_params.h"
 #include "gemm_step.h"
 
@@ -99,18 +99,22 @@ int main(int argc, char **argv)
     gemm_device_info device;
     memset(&device, 0, sizeof device);
     device.base_align = 4096;
+    snprintf(device.name, sizeof device.name, "plan_dump's device"); /* named in refusals */
     device.nv_compute_capability = 90; /* every instruction a step may ask for (step 10's cp.async) */
-    while (argc >= 3 && (strcmp(argv[1], "--compute-units") == 0 || strcmp(argv[1], "--max-alloc") == 0)) {
+    while (argc >= 3 && (strcmp(argv[1], "--compute-units") == 0 || strcmp(argv[1], "--max-alloc") == 0 ||
+                         strcmp(argv[1], "--compute-capability") == 0)) {
         if (strcmp(argv[1], "--compute-units") == 0)
             device.compute_units = (cl_uint)strtoul(argv[2], NULL, 10);
+        else if (strcmp(argv[1], "--compute-capability") == 0)
+            device.nv_compute_capability = (cl_uint)strtoul(argv[2], NULL, 10);
         else
             device.max_alloc = (cl_ulong)strtoull(argv[2], NULL, 10);
         argc -= 2;
         argv += 2;
     }
     if (argc < 4) {
-        fprintf(stderr, "usage: plan_dump_%s --defaults | [--compute-units N] [--max-alloc BYTES] M N K "
-                "[NAME=VALUE ...]   (%s)\n", GEMM_STEP_NAME, dump_summary);
+        fprintf(stderr, "usage: plan_dump_%s --defaults | [--compute-units N] [--max-alloc BYTES] "
+                "[--compute-capability CC] M N K [NAME=VALUE ...]   (%s)\n", GEMM_STEP_NAME, dump_summary);
         return GEMM_EXIT_BAD_INPUT;
     }
     gemm_msg msg = {{0}};

@@ -136,10 +136,13 @@ def trace_size(d, P):
             return size
 
 
-def plan(step, size, P, device=None):
+def plan(step, size, P, device=None, compute_capability=None):
     """The step's plan, from plan_dump_<step>, on a device with `device` = (compute units, largest
-    allocation in bytes), or none of either."""
+    allocation in bytes), or none of either, and NVIDIA's compute capability (major*10 + minor; 0:
+    not an NVIDIA GPU) where given, else plan_dump's 9.0."""
     dev = ["--compute-units", str(device[0]), "--max-alloc", str(device[1])] if device else []
+    if compute_capability is not None:
+        dev += ["--compute-capability", str(compute_capability)]
     proc = subprocess.run([os.path.join(PLAN_DUMP_DIR, f"plan_dump_{step}"), *dev, *map(str, size),
                            *(f"{k}={v}" for k, v in P.items())], capture_output=True, text=True)
     if proc.returncode not in (0, 2):
@@ -273,6 +276,23 @@ class Geometry(unittest.TestCase):
                 self.check_trace(os.path.join(SOURCE, s.kernel), d, d.geometry(P, size))  # the step's own passes
                 with self.assertRaisesRegex(AssertionError, "element"):
                     self.check_trace(bug, d, d.geometry(P, size))
+
+    def test_cp_async_needs_compute_capability_8(self):
+        """COPY=1 (cp.async) is planned on an NVIDIA GPU of compute capability 8.0 or higher and
+        refused, with the step's one line, on 7.5 and where the device reports none; COPY=0 runs on all."""
+        with_copy = [s for s in self.steps if "COPY" in self.defaults[s.name]["gpu"]]
+        if not with_copy:
+            self.skipTest("no step with a COPY parameter")
+        for s in with_copy:
+            P = dict(self.defaults[s.name]["gpu"])
+            for cc, copy, refused in ((90, 1, False), (80, 1, False), (75, 1, True), (0, 1, True), (0, 0, False),
+                                      (75, 0, False)):
+                with self.subTest(step=s.name, compute_capability=cc, COPY=copy):
+                    got = plan(s.name, (256, 256, 256), dict(P, COPY=copy), compute_capability=cc)
+                    self.assertEqual("refused" in got, refused, got.get("refused"))
+                    if refused:
+                        self.assertRegex(got["refused"], "compute capability 8.0 or higher")
+                        self.assertIn("none" if cc == 0 else "an older one", got["refused"])
 
     def test_host_choice_of_slices(self):
         """SLICES=0 and SPLIT_ROWS=0: the descriptor's model (what the diagrams and tables say the host
