@@ -14,7 +14,19 @@ iteration t) records what it puts into local memory as tile t's. The preprocesso
 is followed with the parameters, so only the code the parameters build is traced. Step 10's copies:
 OpenCL's async_work_group_copy() is made once per work-group (recorded as work-item (0, 0)'s), and
 copyVector, written in NVIDIA's inline assembly, is traced by its model (ASM_MODELS: one vector
-from global into local memory); other `asm` statements (commit, wait) move no data and are skipped.
+from global into local memory); cp.async's commit_group and wait_group are followed, other `asm`
+statements are skipped.
+
+Races in local memory (Tracer.races()): every access to a local element is recorded with the
+work-item and its epoch, the number of barriers that work-item has passed (the work-items of a
+work-group pass the same barriers: the kernels' control flow around them is uniform). A plain write
+races with an access by another work-item in the same epoch; an asynchronous copy into local memory
+(async_work_group_copy, cp.async) is in flight from the epoch it is started in to the epoch of the
+wait that completes it (wait_group_events on its event; cp.async.wait_group N for all but the N
+newest commit groups of the work-item), and races with any access in between (the starting
+work-item's own accesses in its starting epoch excepted, which come before it in program order).
+This is stricter than OpenCL, where a work-item may read its own completed copy before the next
+barrier; the tutorial's kernels never do.
 
 The kernel is translated into a Python function: the subset of OpenCL C the tutorial's sgemm
 kernels use (declarations, for, if, return, assignments, calls; integer index arithmetic, with
@@ -308,14 +320,33 @@ class Translator:
             self.take()
             self.take(";")
             self.emit(ind, "return")
-        elif t == "asm":  # inline assembly (step 10's cp.async): what it does is in ASM_MODELS
-            depth = 0
+        elif t == "asm":  # inline assembly (step 10's cp.async): copies are in ASM_MODELS
+            depth, toks = 0, []
             while not (self.peek() == ";" and depth == 0):
                 t = self.take()
+                toks.append(t)
                 depth += t == "("
                 depth -= t == ")"
             self.take(";")
-            self.emit(ind, "pass")
+            code = next((x for x in toks if x.startswith('"')), "")
+            if "cp.async.commit_group" in code:
+                self.emit(ind, "_tr.cp_async_commit()")
+            elif "cp.async.wait_all" in code:
+                self.emit(ind, "_tr.cp_async_wait(0)")
+            elif "cp.async.wait_group" in code:  # its operand: "n"(expression)
+                k = toks.index('"n"') if '"n"' in toks else -1
+                if k < 0 or toks[k + 1] != "(":
+                    raise Unsupported("cp.async.wait_group without an \"n\"(count) operand")
+                end, depth = k + 1, 0
+                while True:
+                    depth += toks[end] == "("
+                    depth -= toks[end] == ")"
+                    if depth == 0:
+                        break
+                    end += 1
+                self.emit(ind, f"_tr.cp_async_wait({self.expr(toks[k + 2:end])})")
+            else:
+                self.emit(ind, "pass")
         elif t in TYPE_WORDS:
             self.declaration(ind)
         elif t in ("while", "do", "switch", "goto", "break", "continue"):
@@ -386,8 +417,9 @@ class Translator:
                 return
 
     def expression_statement(self, ind, toks):
-        if toks and toks[0] == "*" and "=" in toks:  # *event = e: step 10's event handles, not traced
-            self.emit(ind, "pass")
+        if toks and toks[0] == "*" and "=" in toks:  # *event = e: step 10's event handles
+            i = toks.index("=")
+            self.emit(ind, f"{self.expr(toks[1:i])}.set({self.expr(toks[i + 1:])})")
             return
         ops = [i for i, t in enumerate(toks) if t in ("=", "+=", "-=", "*=", "/=")]
         if not ops:
@@ -487,7 +519,7 @@ class FloatView:
 
 def _addr(array, index):
     """&array[index]: a global pointer moved to that element, a row or an element of a local array,
-    or (a private array: step 10's events) nothing the trace follows."""
+    or an element of a private array (step 10's events)."""
     if isinstance(array, GlobalBuffer):
         return array.shifted(index)
     if isinstance(array, LocalArray):
@@ -496,7 +528,30 @@ def _addr(array, index):
         if len(array.path) + 1 == len(array.array.dims):
             return LocalElement(array, index)
         return array[index]
-    return None
+    if isinstance(array, list):
+        return PrivateElement(array, index)
+    raise Unsupported(f"&x[i] of {type(array).__name__}")
+
+
+class PrivateElement:
+    """&events[i]: an element of a private array, written through the pointer (*copied = tile) and
+    read by wait_group_events(n, &events[i])."""
+
+    def __init__(self, array, index):
+        self.array, self.index = array, index
+
+    def set(self, value):
+        self.array[self.index] = value
+
+    def get(self, n):
+        return self.array[self.index:self.index + n]
+
+
+class Event:
+    """An async_work_group_copy() event: the copies attached to it (Tracer records of kind "async")."""
+
+    def __init__(self, records):
+        self.records = records
 
 
 class LocalElement:
@@ -512,7 +567,12 @@ class LocalElement:
 def _copy_vector(dst, src):
     """Step 10's copyVector (COPY = 1), whose body is NVIDIA's cp.async in inline PTX: one vector
     from global memory (src, a moved pointer) into local memory (dst, an element)."""
-    dst.set(src[0])
+    tr = dst.row.array.tracer
+    tr.async_sink = tr.uncommitted
+    try:
+        dst.set(src[0])
+    finally:
+        tr.async_sink = None
 
 
 # Functions written in inline assembly, traced by what they do rather than translated
@@ -535,9 +595,71 @@ class Tracer:
         self.global_reads = {}  # (group, local id) -> [(buffer, first float, width)]
         self.item = None
         self.loops = {}
+        self.access = {}    # (array, group, float path) -> [[kind, item, first epoch, last epoch or None]]
+        self.async_sink = None  # while an asynchronous copy runs: the list its records go to
+        self.start_item(None)
+
+    def start_item(self, item):
+        self.item, self.loops, self.epoch = item, {}, 0
+        self.uncommitted, self.committed = [], []  # cp.async: this work-item's copies and commit groups
 
     def at(self, var, value):
         self.loops[var] = value
+
+    def barrier(self):
+        self.epoch += 1
+
+    def _access(self, array, path, kind):
+        rec = [kind, self.item, self.epoch, None if kind == "async" else self.epoch]
+        self.access.setdefault((array, self.item[0], path), []).append(rec)
+        return rec
+
+    def cp_async_commit(self):
+        self.committed.append(self.uncommitted)
+        self.uncommitted = []
+
+    def cp_async_wait(self, pending):
+        """cp.async.wait_group: all but the `pending` newest commit groups of this work-item complete."""
+        while len(self.committed) > pending:
+            self.complete(self.committed.pop(0))
+
+    def complete(self, records):
+        for rec in records:
+            if rec[3] is None:
+                rec[3] = self.epoch
+
+    def races(self, limit=3):
+        """Pairs of accesses to one local element that nothing orders (the module's docstring), and
+        asynchronous copies never waited for: descriptions, at most `limit`."""
+        found = []
+        for (array, group, path), recs in self.access.items():
+            readers = {}
+            for kind, item, first, _ in recs:
+                if kind == "read":
+                    readers.setdefault(first, set()).add(item)
+            writes = [r for r in recs if r[0] != "read"]
+            for i, (kind, item, first, last) in enumerate(writes):
+                where = f"{array}{list(path)} of work-group {group}"
+                if last is None:
+                    found.append(f"{where}: an asynchronous copy started by work-item {item[1]} in epoch {first} "
+                                 "is never waited for")
+                    last = max(readers, default=first)
+                for epoch in range(first, last + 1):
+                    others = {x for x in readers.get(epoch, ()) if x != item or (kind == "async" and epoch > first)}
+                    if others:
+                        found.append(f"{where}: {'copied into asynchronously' if kind == 'async' else 'written'} by "
+                                     f"work-item {item[1]} in epochs {first}-{last}, read in epoch {epoch} by "
+                                     f"work-item {sorted(others)[0][1]} (a data race: no barrier or wait between)")
+                        break
+                for kind2, item2, first2, last2 in writes[i + 1:]:
+                    last2 = first2 if last2 is None and kind2 != "async" else last2
+                    overlap = first2 <= last and (last2 is None or first <= last2)
+                    if overlap and (item2 != item or "async" in (kind, kind2)):
+                        found.append(f"{where}: written by work-items {item[1]} and {item2[1]} with nothing "
+                                     f"ordering the two (epochs {first}-{last} and {first2}-{last2})")
+                if len(found) >= limit:
+                    return found[:limit]
+        return found[:limit]
 
     def store(self, buffer, index):
         w = buffer.width
@@ -555,11 +677,15 @@ class Tracer:
         for lane in range(width):
             key = (array, self.item[0], self.loops.get("t"), path[:-1] + (path[-1] + lane,))
             self.loads.setdefault(key, set()).add((buffer, first + lane))
+            rec = self._access(array, path[:-1] + (path[-1] + lane,), "write" if self.async_sink is None else "async")
+            if self.async_sink is not None:
+                self.async_sink.append(rec)
 
     def read(self, array, paths):
         entry = self.reads.setdefault(self.item, [])
         for p in paths:
             entry.append((array, self.loops.get("t"), self.loops.get("k"), p))
+            self._access(array, p, "read")
 
     def local_array(self, name, dims, width):
         key = (name, self.item[0])
@@ -645,7 +771,7 @@ def trace(cl_path, P, args, global_size, local_size, kernel="sgemm", groups=None
     ids = {}
     namespace = {"__builtins__": {"range": range}, "_tr": tracer, "_private_array": _private_array,
                  "_float_view": FloatView, "_same": lambda x: x, "CLK_LOCAL_MEM_FENCE": 1, "CLK_GLOBAL_MEM_FENCE": 2,
-                 "barrier": lambda *_: None,
+                 "barrier": lambda *_: tracer.barrier(),
                  "get_local_id": lambda d: ids["local"][d], "get_group_id": lambda d: ids["group"][d],
                  "get_global_id": lambda d: ids["group"][d] * local_size[d] + ids["local"][d],
                  "get_local_size": lambda d: local_size[d], "get_num_groups": lambda d: global_size[d] // local_size[d],
@@ -654,12 +780,24 @@ def trace(cl_path, P, args, global_size, local_size, kernel="sgemm", groups=None
         namespace[name] = lambda *_: 0.0
 
     def async_work_group_copy(dst, src, n, event):
-        """The work-group's copy (step 10, COPY = 0), made once: recorded as work-item (0, 0)'s."""
+        """The work-group's copy (step 10, COPY = 0), made once: recorded as work-item (0, 0)'s, and
+        attached to `event` (a new one where `event` is 0)."""
+        records = event.records if isinstance(event, Event) else []
         if ids["local"] == (0, 0):
-            for i in range(n):
-                dst[i] = src[i]
-        return event
-    namespace.update(async_work_group_copy=async_work_group_copy, wait_group_events=lambda *_: None,
+            tracer.async_sink = records
+            try:
+                for i in range(n):
+                    dst[i] = src[i]
+            finally:
+                tracer.async_sink = None
+        return Event(records)
+
+    def wait_group_events(n, events):
+        for event in events.get(n):
+            if not isinstance(event, Event):
+                raise Unsupported("wait_group_events on something that is not an async_work_group_copy() event")
+            tracer.complete(event.records)
+    namespace.update(async_work_group_copy=async_work_group_copy, wait_group_events=wait_group_events,
                      _addr=_addr, **ASM_MODELS)
     namespace.update(env)
     try:
@@ -678,7 +816,6 @@ def trace(cl_path, P, args, global_size, local_size, kernel="sgemm", groups=None
             for ly in range(local_size[1]):
                 for lx in range(local_size[0]):
                     ids["group"], ids["local"] = (gx, gy), (lx, ly)
-                    tracer.item = ((gx, gy), (lx, ly))
-                    tracer.loops = {}
+                    tracer.start_item(((gx, gy), (lx, ly)))
                     fn(*call)
     return tracer

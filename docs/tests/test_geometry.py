@@ -9,7 +9,10 @@ what the diagrams draw) is compared with
     which element of A or B each tile element is loaded from (every tile element once per tile),
     which tiles of K each work-group walks through (all of them in a whole row, its slice's in a
     split one; the work-groups of a block together every tile exactly once), and which tile
-    elements each work-item reads at each k; where the plan un-pads C, which element each
+    elements each work-item reads at each k, with no data race in local memory (a write, or an
+    asynchronous copy in flight, that no barrier or wait separates from another work-item's access:
+    cltrace.py's model, which also finds the races of exercise 7.1 and of step 10 with its barrier
+    or waits misplaced, which PoCL hides); where the plan un-pads C, which element each
     work-item of `unpad` writes (each of C once) and which it adds up (that element in C and, in a
     split row, in every further slice's copy);
   - step 9's choice of SLICES and SPLIT_ROWS (0: the host's): the descriptor's model against the
@@ -24,6 +27,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -277,6 +281,59 @@ class Geometry(unittest.TestCase):
                 with self.assertRaisesRegex(AssertionError, "element"):
                     self.check_trace(bug, d, d.geometry(P, size))
 
+    def races(self, kernel, g):
+        """The data races in local memory the tracer finds in `kernel` run with g's launch."""
+        m, n, k = g.kernel_size
+        args = dict({"M": m, "N": n, "K": k, "alpha": 1.0, "beta": 0.0}, **g.kernel_args)
+        return cltrace.trace(kernel, g.params, args, g.global_size, g.local_size).races()
+
+    def test_trace_catches_races(self):
+        """The tracer's model of barriers and asynchronous copies finds the races that PoCL hides (its
+        work-items run one after another between barriers): exercise 7.1's single buffer, and step 10
+        with its barrier after the next copy is started (a copy into the buffer others still read),
+        without its wait for a tile, and with cp.async told to wait for one tile too few; the steps'
+        own kernels have none (check_trace)."""
+        cases = []
+        s7 = next((s for s in self.steps if s.name == "kernel07_double_buffering"), None)
+        if s7:
+            P = dict(self.defaults[s7.name]["gpu"], TSM=32, TSN=32, TSK=8, WPTM=4, WPTN=4, WIDTH=4)
+            with open(os.path.join(SOURCE, "docs", "exercises", "step07_bug_one_buffer.cl"), encoding="utf-8") as f:
+                cases.append(("exercise 7.1", s7, P, f.read()))
+        s10 = next((s for s in self.steps if s.name == "kernel10_async_copy"), None)
+        if s10:
+            with open(os.path.join(SOURCE, s10.kernel), encoding="utf-8") as f:
+                source = f.read()
+            barrier = "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+            copy_ahead = "        commitTiles();\n\n        // Partial dot products"
+            wait0 = "        wait_group_events(1, &copied[buf]);\n"
+            wait1 = '"n"(STAGES - 2)'
+            for text in (barrier, copy_ahead, wait0, wait1):
+                self.assertEqual(source.count(text), 1, f"step 10's kernel no longer has {text!r}: update this test")
+            late_barrier = source.replace(barrier, "").replace(copy_ahead, "        commitTiles();\n" + barrier
+                                                               + "\n        // Partial dot products")
+            for copy in (0, 1):
+                P = dict(self.defaults[s10.name]["gpu"], **SPLIT_SMALL, STAGES=3, SLICES=1, COPY=copy)
+                cases.append((f"step 10, COPY={copy}, the barrier after the next copy starts", s10, P, late_barrier))
+            P = dict(self.defaults[s10.name]["gpu"], **SPLIT_SMALL, STAGES=3, SLICES=1)
+            cases.append(("step 10, COPY=0, no wait", s10, dict(P, COPY=0), source.replace(wait0, "")))
+            cases.append(("step 10, COPY=1, waiting for one group too few", s10, dict(P, COPY=1),
+                          source.replace(wait1, '"n"(STAGES - 1)')))
+        if not cases:
+            self.skipTest("no step 7 or 10")
+        size = (32, 32, 48)  # 6 tiles of 8: the walk is longer than the ring
+        with tempfile.TemporaryDirectory() as tmp:
+            for label, s, P, text in cases:
+                with self.subTest(label):
+                    d = stepdefs.get(s.name)
+                    g = d.geometry(P, size)
+                    self.assertEqual(self.races(os.path.join(SOURCE, s.kernel), g), [])  # the step's own: none
+                    path = os.path.join(tmp, "bug.cl")
+                    with open(path, "w", encoding="utf-8") as f:
+                        f.write(text)
+                    found = self.races(path, g)
+                    self.assertTrue(found, f"{label}: no race found")
+                    self.assertRegex(found[0], "race|never waited")
+
     def test_cp_async_needs_compute_capability_8(self):
         """COPY=1 (cp.async) is planned on an NVIDIA GPU of compute capability 8.0 or higher and
         refused, with the step's one line, on 7.5 and where the device reports none; COPY=0 runs on all."""
@@ -414,6 +471,8 @@ class Geometry(unittest.TestCase):
                 at.setdefault((t, kk), {}).setdefault(array, set()).add(path)
             for (t, kk), got in at.items():
                 self.assertEqual(got, g.reads(*item, kk, t), f"work-item {item} at k = {kk}")
+        # and nothing in local memory is read while it is being written, or written twice at once
+        self.assertEqual(tr.races(), [], "data races in local memory")
 
     def check_unpad(self, kernel, g, launch):
         """`unpad` as the plan launches it: each element of C written once, by the work-item that reads
