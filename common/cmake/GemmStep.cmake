@@ -1,5 +1,5 @@
 # gemm_add_step(<name> KERNEL <file.cl> [TEST_SIZES MxNxK ...] [GPU_TEST_SIZES MxNxK ...]
-#               [OCLGRIND_SIZE MxNxK])
+#               [OCLGRIND_SIZE MxNxK] [RACE_TEST_SIZE MxNxK])
 #
 # Adds one step of the tutorial in one line: the executable <name> built from main.c in the
 # current directory with <file.cl> embedded into it (so the binary runs from any directory),
@@ -13,6 +13,8 @@
 #    CI's PoCL included. Each size must be a multiple of the tiles of its set. A test whose
 #    parameters exceed the device's limits (work-group size, local memory: the refusal names the
 #    CL_DEVICE_* limit) is skipped, not failed, with the refusal line as the reason;
+#  - with RACE_TEST_SIZE, one more at that size with the NVIDIA parameters, run only where the
+#    test device is a GPU (gemm_add_race_tests, below: a data race shows only there);
 #  - two CTests (beta = 0 and beta != 0) that run it verified under Oclgrind with its checkers
 #    for data races, uninitialized values, invalid accesses and API errors (tests/oclgrind.sh),
 #    label `oclgrind`, at OCLGRIND_SIZE (default: the first TEST_SIZES entry), with the generic
@@ -69,6 +71,30 @@ function(gemm_add_verify_tests name size suffix options)
   endforeach()
 endfunction()
 
+# gemm_add_race_tests(<name> <MxNxK> <suffix> <options>): like gemm_add_verify_tests, with one
+# (alpha, beta) pair that is not (1, 0), label `race`, through tests/on_gpu.sh: only where the test
+# device is a GPU, else skipped with the reason. A barrier or a wait missing or misplaced between
+# the work-items of a work-group (a data race in local memory) gives wrong results only where they
+# run at the same time and their order varies: not on PoCL, which runs them one after another
+# between barriers, and on a GPU only where a work-group walks many tiles (on the H100, step 10
+# with its barrier after the next copy passed at 1024, split into short slices, and failed at 2048:
+# bench/tuning/nvidia-h100-late-barrier-experiment.log). docs.geometry finds such races everywhere
+# by reasoning; these tests check the compiled kernels on the reader's GPU.
+function(gemm_add_race_tests name size suffix options)
+  separate_arguments(extra UNIX_COMMAND "${GEMM_TEST_ARGS}")
+  string(REPLACE "x" ";" mnk ${size})
+  list(GET mnk 0 m)
+  list(GET mnk 1 n)
+  list(GET mnk 2 k)
+  set(test ${name}.race${suffix}.${size})
+  add_test(NAME ${test}
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/on_gpu.sh "a data race in local memory shows only where work-items run at once"
+                   $<TARGET_FILE:${name}> ${extra} -m ${m} -n ${n} -k ${k} --alpha -1.5 --beta 0.25 --repeat 3
+                   --warmup 1 ${options})
+  set_tests_properties(${test} PROPERTIES LABELS "verify;race;${name}" SKIP_RETURN_CODE 77 TIMEOUT 120
+                       SKIP_REGULAR_EXPRESSION "${GEMM_DEVICE_LIMIT_REFUSAL}")
+endfunction()
+
 # The steps, in the order they were added, one per line in <build>/gemm_steps.txt: the tour and
 # the benchmark (bench/gemmrun.py) read it, so a new step needs no change there.
 function(gemm_write_step_list)
@@ -78,7 +104,7 @@ function(gemm_write_step_list)
 endfunction()
 
 function(gemm_add_step name)
-  cmake_parse_arguments(ARG "" "KERNEL;OCLGRIND_SIZE" "TEST_SIZES;GPU_TEST_SIZES" ${ARGN})
+  cmake_parse_arguments(ARG "" "KERNEL;OCLGRIND_SIZE;RACE_TEST_SIZE" "TEST_SIZES;GPU_TEST_SIZES" ${ARGN})
   gemm_embed_file(embedded ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_KERNEL} gemm_kernel_source)
   add_executable(${name} main.c ${embedded})
   target_link_libraries(${name} PRIVATE gemm_harness gemm_warnings)
@@ -98,6 +124,9 @@ function(gemm_add_step name)
   foreach(size IN LISTS ARG_GPU_TEST_SIZES)
     gemm_add_verify_tests(${name} ${size} ".nvidia-params" "--defaults-for;nvidia-gpu")
   endforeach()
+  if(ARG_RACE_TEST_SIZE)
+    gemm_add_race_tests(${name} ${ARG_RACE_TEST_SIZE} ".nvidia-params" "--defaults-for;nvidia-gpu")
+  endif()
   # Under Oclgrind: no GEMM_TEST_ARGS (Oclgrind's simulated device is the only one it shows)
   set(size ${ARG_OCLGRIND_SIZE})
   if(NOT size AND NOT ARG_TEST_SIZES)
