@@ -51,13 +51,18 @@ set(GEMM_TEST_SCALARS "1:0" "0.5:2" "-1.5:0.25")
 set(GEMM_DEVICE_LIMIT_REFUSAL
     "but this device (allows|has) [0-9]+ \\(CL_DEVICE_|CL_KERNEL_WORK_GROUP_SIZE\\)|needs an NVIDIA GPU of compute capability 8\\.0 or higher")
 
+# gemm_split_size(<MxNxK> <m> <n> <k>): the three sizes of "MxNxK" into the variables named.
+macro(gemm_split_size size m_var n_var k_var)
+  string(REPLACE "x" ";" _gemm_mnk ${size})
+  list(GET _gemm_mnk 0 ${m_var})
+  list(GET _gemm_mnk 1 ${n_var})
+  list(GET _gemm_mnk 2 ${k_var})
+endmacro()
+
 # One verification test per (alpha, beta) pair for one size "MxNxK".
 function(gemm_add_verify_tests name size suffix options)
   separate_arguments(extra UNIX_COMMAND "${GEMM_TEST_ARGS}")
-  string(REPLACE "x" ";" mnk ${size})
-  list(GET mnk 0 m)
-  list(GET mnk 1 n)
-  list(GET mnk 2 k)
+  gemm_split_size(${size} m n k)
   foreach(pair IN LISTS GEMM_TEST_SCALARS)
     string(REPLACE ":" ";" ab ${pair})
     list(GET ab 0 alpha)
@@ -82,10 +87,7 @@ endfunction()
 # by reasoning; these tests check the compiled kernels on the reader's GPU.
 function(gemm_add_race_tests name size suffix options)
   separate_arguments(extra UNIX_COMMAND "${GEMM_TEST_ARGS}")
-  string(REPLACE "x" ";" mnk ${size})
-  list(GET mnk 0 m)
-  list(GET mnk 1 n)
-  list(GET mnk 2 k)
+  gemm_split_size(${size} m n k)
   set(test ${name}.race${suffix}.${size})
   add_test(NAME ${test}
            COMMAND ${PROJECT_SOURCE_DIR}/tests/on_gpu.sh "a data race in local memory shows only where work-items run at once"
@@ -134,10 +136,7 @@ function(gemm_add_step name)
   elseif(NOT size)
     list(GET ARG_TEST_SIZES 0 size)
   endif()
-  string(REPLACE "x" ";" mnk ${size})
-  list(GET mnk 0 m)
-  list(GET mnk 1 n)
-  list(GET mnk 2 k)
+  gemm_split_size(${size} m n k)
   foreach(beta 0 0.25)
     set(test ${name}.oclgrind.${size}.beta=${beta})
     add_test(NAME ${test}
