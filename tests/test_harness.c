@@ -278,11 +278,43 @@ static void test_constraints(void)
     CHECK(strstr(msg.text, "CL_DEVICE_GLOBAL_MEM_SIZE"));
 }
 
+// The figures the report prints: the median is a median, GFLOPS come from the median (best in
+// parentheses), and the seed reaches the data.
+static void test_figures(void)
+{
+    const double odd[3] = {1, 2, 100}, even[4] = {100, 1, 3, 2};
+    CHECK(gemm_median(odd, 3) == 2.0 && gemm_median(even, 4) == 2.5); // the means are 34.3 and 26.5
+    gemm_report r;
+    memset(&r, 0, sizeof r);
+    r.step = "s";
+    r.m = r.n = r.k = 1000;
+    r.median_ms = 2.0;
+    r.best_ms = 1.0;
+    r.nparts = 1;
+    r.part[0].label = "sgemm";
+    r.head_printed = 1;
+    char text[4096] = "";
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (f) {
+        gemm_report_print(f, &r);
+        rewind(f);
+        text[fread(text, 1, sizeof text - 1, f)] = '\0';
+        fclose(f);
+    }
+    CHECK(strstr(text, "median     2.0000 ms   best     1.0000 ms   1000.00 GFLOPS (best 2000.00)") != NULL);
+    float x[64], y[64];
+    gemm_fill_uniform(x, 64, 7, 0);
+    gemm_fill_uniform(y, 64, 8, 0);
+    CHECK(memcmp(x, y, sizeof x) != 0); // another seed, other data
+}
+
 int main(int argc, char **argv)
 {
     static const test_group groups[] = {{"options", test_options},
                                         {"tolerance", test_tolerance},
                                         {"reference", test_reference},
-                                        {"constraints", test_constraints}};
+                                        {"constraints", test_constraints},
+                                        {"figures", test_figures}};
     return run_groups(groups, sizeof groups / sizeof groups[0], argc, argv);
 }

@@ -511,6 +511,38 @@ typedef struct runner {
     char *file_source;
 } runner;
 
+/* Whether the kernels left input buffer b (A or B) as it was written: read back in chunks and
+ * compared with `expect`. 0: unchanged; 1: changed (the reason in failure); else a runtime error. */
+static int check_input_unchanged(runner *r, gemm_buffer_id b, const char *name, const float *expect, size_t n,
+                                 char *failure, size_t failure_len, gemm_msg *msg)
+{
+    enum { CHUNK = 1 << 20 };
+    float *got = malloc((n < CHUNK ? n : CHUNK) * sizeof *got);
+    if (!got)
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory reading %s back", name);
+    size_t changed = 0, first = 0;
+    int rc = 0;
+    for (size_t start = 0; start < n && !rc; start += CHUNK) {
+        const size_t len = n - start < CHUNK ? n - start : CHUNK;
+        cl_int err = clEnqueueReadBuffer(r->cl.queue, r->buf[b].view, CL_TRUE, start * sizeof(float),
+                                         len * sizeof(float), got, 0, NULL, NULL);
+        if (err != CL_SUCCESS) {
+            rc = gemm_cl_fail(msg, "clEnqueueReadBuffer(input)", err);
+            break;
+        }
+        for (size_t i = 0; i < len; i++)
+            if (memcmp(&got[i], &expect[start + i], sizeof(float)) != 0 && changed++ == 0)
+                first = start + i;
+    }
+    free(got);
+    if (!rc && changed) {
+        snprintf(failure, failure_len, "the kernels changed their input %s: %zu of its %zu elements, the first at "
+                 "index %zu (an input must be read only)", name, changed, n, first);
+        rc = 1;
+    }
+    return rc;
+}
+
 static void runner_release(runner *r)
 {
     for (int i = 0; i < GEMM_MAX_LAUNCHES; i++) {
@@ -962,6 +994,20 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
             else if (g) {
                 rc = g;
                 msg = gmsg;
+                goto done;
+            }
+        }
+        /* The inputs as well: a kernel that writes into A or B would otherwise pass while it runs
+         * once, and give the next run (and the caller) other matrices */
+        static const char *const input_name[2] = {"A", "B"};
+        const float *const input_data[2] = {r.data.a, r.data.b};
+        for (int b = GEMM_BUF_A; b <= GEMM_BUF_B && !rep.failure[0]; b++) {
+            gemm_msg imsg = {{0}};
+            int g = check_input_unchanged(&r, (gemm_buffer_id)b, input_name[b - GEMM_BUF_A], input_data[b - GEMM_BUF_A],
+                                          elems[b], rep.failure, sizeof rep.failure, &imsg);
+            if (g > 1) {
+                rc = g;
+                msg = imsg;
                 goto done;
             }
         }
