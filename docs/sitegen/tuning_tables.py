@@ -903,6 +903,134 @@ def copies_snippet(tuning, steps, defaults):
     return ("\n".join(out) + "\n") if out else "No run of step 10 against its variations is recorded.\n"
 
 
+ALONE_FILE = re.compile(r".+-ablation\.csv$")
+ALONE_REGISTERS = re.compile(r"registers of (\S+) with ([^:]*): .*Used (\d+) registers")
+ALONE_FIRST = 7  # the first step whose page has the table (steps 7-10 were tuned again after their idea)
+
+
+def alone_label(own, other, diff, other_defaults):
+    """The row label of a configuration of step `own` that differs from its NVIDIA defaults by
+    `diff`: its defaults, or the other step's parameters (every parameter that both steps have set
+    as in the other's defaults; parameters of `own`'s idea alone may take any value), else None."""
+    if not diff:
+        return f"step {own.number}, its defaults"
+    shared = {k: v for k, v in diff.items() if k in other_defaults}
+    if not shared or any(other_defaults[k] != v for k, v in shared.items()):
+        return None
+    return f"step {own.number} with step {other.number}'s parameters"
+
+
+def alone_configs(t, prev, step, defaults):
+    """The rows of ablation file t for the pair of steps (prev, step): {label: {size: [rows]}} in
+    the order of the table, labelled by what each ran with against the NVIDIA defaults of both."""
+    d = {s.name: {k: v for k, v in defaults.get(s.name, {}).get("nvidia-gpu", {}).items() if k not in CHOSEN}
+         for s in (prev, step)}
+    out = {}
+    for row in t.rows:
+        if row["step"] not in d:
+            continue
+        own, other = (prev, step) if row["step"] == prev.name else (step, prev)
+        P = {k: v for k, v in row["_params"].items() if k not in CHOSEN}
+        diff = {k: v for k, v in P.items() if d[own.name].get(k) != v}
+        label = alone_label(own, other, diff, d[other.name])
+        if label:
+            out.setdefault(label, {}).setdefault(row["_size"], []).append(row)
+    # Steps whose host chooses SLICES: the file also forces step 9's defaults to one slice
+    # (SLICES=1), which reports the same parameters as the host's own choice where that is one
+    # slice too. Where a size has rows with both, those with one slice are the forced ones.
+    for s in (prev, step):
+        label = f"step {s.number}, its defaults"
+        for size, rows in out.get(label, {}).items():
+            chosen = {tuple(r["_params"].get(k) for k in CHOSEN) for r in rows}
+            if "SLICES" not in rows[0]["_params"]:
+                continue
+            one = [r for r in rows if r["_params"]["SLICES"] == 1]
+            if s is step and step.number == 9:
+                out.setdefault("step 9 with one slice (no split)", {})[size] = one or rows
+            if len(chosen) > 1:
+                rows[:] = [r for r in rows if r["_params"]["SLICES"] != 1]
+    order = [f"step {prev.number}, its defaults", f"step {prev.number} with step {step.number}'s parameters",
+             f"step {step.number} with step {prev.number}'s parameters",
+             "step 9 with one slice (no split)", f"step {step.number}, its defaults"]
+    return {k: out[k] for k in order if k in out}
+
+
+def alone_registers(t, prev, step, defaults):
+    """{label: registers} from the run's log ('registers of NAME with -D K=V ...: ... Used N registers')."""
+    log = os.path.splitext(t.path)[0] + ".log"
+    if not os.path.exists(log):
+        return {}
+    d = {s.name: {k: v for k, v in defaults.get(s.name, {}).get("nvidia-gpu", {}).items() if k not in CHOSEN}
+         for s in (prev, step)}
+    out = {}
+    with open(log, encoding="utf-8") as f:
+        for m in ALONE_REGISTERS.finditer(f.read()):
+            if m.group(1) not in d:
+                continue
+            own, other = (prev, step) if m.group(1) == prev.name else (step, prev)
+            diff = {k: v for k, v in parse_params(m.group(2).replace("-D ", "")).items() if k not in CHOSEN}
+            label = alone_label(own, other, diff, d[other.name])
+            if label:
+                out[label] = int(m.group(3))
+            if "SLICES=1" in m.group(2).split():
+                out["step 9 with one slice (no split)"] = int(m.group(3))
+    return out
+
+
+def median(values):
+    v = sorted(values)
+    return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+
+
+def alone_snippet(tuning, steps, defaults, number):
+    """stepNN_alone.md: step `number` and the step before it, each with its own NVIDIA defaults and
+    with the other's parameters (bench/tune_nvidia.sh OUT ablation), so that the idea's gain at the
+    same parameters is told apart from what its new parameters add: GFLOPS at each size (the median
+    of the rounds' medians, and their spread), against the previous step with its defaults."""
+    step = next((s for s in steps if s.number == number), None)
+    prev = previous_step(steps, step) if step else None
+    out = []
+    for t in tuning:
+        if not ALONE_FILE.match(t.name) or not prev:
+            continue
+        configs = alone_configs(t, prev, step, defaults)
+        base_label = f"step {prev.number}, its defaults"
+        if base_label not in configs or len(configs) < 2:
+            continue
+        registers = alone_registers(t, prev, step, defaults)
+        sizes = sorted({s for c in configs.values() for s in c}, key=lambda x: x[0] * x[1] * x[2])
+        mine = [r for c in configs.values() for rows in c.values() for r in rows]
+        dates = sorted(r["date"] for r in mine)
+        rounds = min(len(rows) for c in configs.values() for rows in c.values())
+        out.append(f"**{md_escape(mine[0]['device'])}**, driver {md_escape(mine[0]['driver'])}, "
+                   f"`bench/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {dates[0][11:16]} to {dates[-1][11:16]} "
+                   f"UTC; every configuration once in each of {rounds} rounds; `*` not verified). GFLOPS, the "
+                   "median of the rounds (each the median of its timed runs), and the ratio to "
+                   f"step {prev.number} with its defaults; the rounds' spread, (highest - lowest) / median, "
+                   "in the last column; the host chooses SLICES and SPLIT_ROWS in every row where the step has them. "
+                   "Two rows with the same parameters differ by the idea alone:\n")
+        out.append("| configuration | registers | " + " | ".join(size_short(s) for s in sizes) + " | spread |")
+        out.append("|---|---:|" + "---:|" * len(sizes) + "---:|")
+        base = {s: median([r["_gflops"] for r in rows]) for s, rows in configs[base_label].items()}
+        for label, cells in configs.items():
+            line, spread = [], 0.0
+            for s in sizes:
+                rows = cells.get(s)
+                if not rows:
+                    line.append("-")
+                    continue
+                g = [r["_gflops"] for r in rows]
+                m = median(g)
+                spread = max(spread, (max(g) - min(g)) / m)
+                mark = "" if all(r["status"].startswith("PASS") for r in rows) else "*"
+                ratio = f" ({m / base[s]:.3f})" if s in base else ""
+                line.append(f"{fmt_gflops(m)}{mark}{ratio}")
+            out.append(f"| {md_escape(label)} | {registers.get(label, '-')} | " + " | ".join(line)
+                       + f" | {fmt_pct(100 * spread)} |")
+        out.append("")
+    return ("\n".join(out) + "\n") if out else f"No run of step {number}'s idea alone is recorded.\n"
+
+
 def render(ctx):
     r, t = ctx.results, ctx.tuning
     runs = split_runs(r, t, ctx.steps)
@@ -929,5 +1057,7 @@ def render(ctx):
                                                  "kernel10_async_copy"),
         "step10_copies.md": copies_snippet(t, ctx.steps, ctx.defaults),
     }
+    for number in range(ALONE_FIRST, 11):
+        snippets[f"step{number:02d}_alone.md"] = alone_snippet(t, ctx.steps, ctx.defaults, number)
     for name, text in snippets.items():
         write(os.path.join(ctx.out, name), text)

@@ -1,0 +1,99 @@
+"""docs.alone_table: the tables "The idea alone" (stepNN_alone.md, docs/sitegen/tuning_tables.py)
+read a run of `bench/tune_nvidia.sh OUT ablation`. Here a made-up run, written in the harness's CSV
+columns, checks that each row of it lands in the right line of the table:
+  - a step with its own NVIDIA defaults, with the other step's parameters (where the parameters
+    of the step's own idea, such as step 8's WTM and WTN, may take any value), or in no line at all
+    (a configuration that is neither);
+  - step 9 forced to one slice beside the host's own choice: where the host chose another split,
+    the one-slice rows leave the defaults' line; where it chose one slice too, both are the same
+    configuration and stay in both lines;
+  - the ratios are to the previous step with its defaults, and a file without the previous step's
+    defaults gives no table.
+Usage: test_alone.py SOURCE_DIR"""
+import csv
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from sitegen import params, sources, tuning_tables  # noqa: E402
+from sitegen.common import NEEDED  # noqa: E402
+from sitegen.records import TuningFile  # noqa: E402
+
+source = sys.argv[1]
+steps = sources.discover_steps(source)
+defaults = params.read_defaults(source)
+nv = {s: " ".join(f"{k}={v}" for k, v in defaults[s]["nvidia-gpu"].items()) for s in defaults}
+
+
+def with_params(step, **changes):
+    P = dict(defaults[step]["nvidia-gpu"])
+    P.update(changes)
+    return " ".join(f"{k}={v}" for k, v in P.items())
+
+
+def row(step, size, gflops, text, status="PASS"):
+    return {"step": step, "platform": "NVIDIA CUDA", "device": "Test GPU", "driver": "1.0", "m": size, "n": size,
+            "k": size, "alpha": 1, "beta": 0, "params": text, "warmup": 3, "repeat": 10, "median_ms": 1.0,
+            "best_ms": 1.0, "gflops": gflops, "gflops_best": gflops, "max_err_over_bound": 0.1, "status": status,
+            "date": "2026-11-23T19:32:00Z"}
+
+
+def table(rows, number):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "test-ablation.csv")
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, NEEDED)
+            w.writeheader()
+            w.writerows(rows)
+        return tuning_tables.alone_snippet([TuningFile(path)], steps, defaults, number)
+
+
+def line(text, label):
+    got = [l for l in text.splitlines() if l.startswith(f"| {label} |")]
+    return got[0] if got else None
+
+
+failures = []
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+s7, s8, s9 = "kernel07_double_buffering", "kernel08_warp_tiling", "kernel09_split_k"
+p7 = defaults[s7]["nvidia-gpu"]
+rows = [row(s7, 4096, 1000, nv[s7]),
+        row(s7, 4096, 990, with_params(s7, WPTM=16, WPTN=8)),               # step 8's block
+        row(s8, 4096, 980, with_params(s8, WTM=32, WTN=128, WPTM=p7["WPTM"], WPTN=p7["WPTN"])),  # step 7's
+        row(s8, 4096, 995, nv[s8]),
+        row(s8, 4096, 5, with_params(s8, TSK=32)),                          # neither: left out
+        row(s8, 4096, 7, with_params(s8, WTM=32, WTN=128))]                 # only its own idea's: out
+t8 = table(rows, 8)
+expect(line(t8, "step 7, its defaults") and "1000 (1.000)" in line(t8, "step 7, its defaults"), "step 7's defaults")
+expect(line(t8, "step 7 with step 8's parameters") and "990 (0.990)" in line(t8, "step 7 with step 8's parameters"),
+       "step 7 with step 8's block")
+expect(line(t8, "step 8 with step 7's parameters") and "980 (0.980)" in line(t8, "step 8 with step 7's parameters"),
+       "step 8 with step 7's block, its warp tile free")
+expect(line(t8, "step 8, its defaults") and "995 (0.995)" in line(t8, "step 8, its defaults"), "step 8's defaults")
+expect("(0.005)" not in t8 and "(0.007)" not in t8, "a configuration of neither step was shown")
+
+host = dict(SLICES=9, SPLIT_ROWS=3)
+rows = [row(s8, 4096, 1000, nv[s8]), row(s8, 8192, 1000, nv[s8]),
+        row(s9, 4096, 1002, with_params(s9, SLICES=1, SPLIT_ROWS=0)),      # forced, = the host's choice
+        row(s9, 4096, 1004, with_params(s9, SLICES=1, SPLIT_ROWS=0)),
+        row(s9, 4096, 1006, with_params(s9, SLICES=1, SPLIT_ROWS=0)),
+        row(s9, 8192, 1001, with_params(s9, SLICES=1, SPLIT_ROWS=0), "UNVERIFIED"),  # forced
+        row(s9, 8192, 1020, with_params(s9, **host), "UNVERIFIED")]          # the host's split
+t9 = table(rows, 9)
+one, own = line(t9, "step 9 with one slice (no split)"), line(t9, "step 9, its defaults")
+expect(one and "1001* (1.001)" in one and "1004 (1.004)" in one, f"one slice: {one}")
+expect(own and "1020* (1.020)" in own and "1004 (1.004)" in own, f"step 9's defaults: {own}")
+
+expect("No run" in table([row(s8, 4096, 995, nv[s8])], 8), "a table without step 7's defaults")
+
+for f in failures:
+    print(f"FAIL: {f}", file=sys.stderr)
+print("docs.alone_table:", "FAILED" if failures else "the rows land in their lines")
+sys.exit(1 if failures else 0)
