@@ -14,6 +14,8 @@
     device at each size of its results file;
   - step08_grids.md: steps 7 and 8 with the same blocks, at grids of one and two work-groups per
     multiprocessor and at sizes whose last wave is partly full (the runs NAME-step8-grids.csv);
+  - stepNN_gap.md (NN the last step): the last step against cuBLAS at every size of each sweep,
+    its sgemm kernel and its helper kernels apart;
   - step10_copies.md: step 10 with one change at a time against its defaults and step 9 (the runs
     NAME-async-copy.csv), with each build's registers.
 """
@@ -1028,7 +1030,53 @@ def alone_snippet(tuning, steps, defaults, number):
             out.append(f"| {md_escape(label)} | {registers.get(label, '-')} | " + " | ".join(line)
                        + f" | {fmt_pct(100 * spread)} |")
         out.append("")
+    tables = sum(1 for line in out if line.startswith("|---"))
+    if tables > 1:
+        out.insert(0, f"{tables} runs of the same configurations, one table each (device and date above each): "
+                      "compare them for how far two runs on the same kind of GPU agree.\n")
     return ("\n".join(out) + "\n") if out else f"No run of step {number}'s idea alone is recorded.\n"
+
+
+def gap_snippet(results, steps, reference="cublas", label="cuBLAS"):
+    """stepNN_gap.md for the last step: on each recorded device with the reference library (cuBLAS),
+    at every size of the sweep where both ran, the step's time against the library's, split into its
+    sgemm kernel and its helper kernels (the `parts`): how close the sgemm alone comes, and what the
+    helpers cost on top of it."""
+    last = max(steps, key=lambda s: s.number) if steps else None
+    out = []
+    for r in results:
+        if not last or last.name not in r.steps:
+            continue
+        lines = []
+        for size in r.sizes:
+            g, verified = r.measured(last.name, size)
+            ref, ref_verified = r.measured(reference, size)
+            if g is None or ref is None:
+                continue
+            row, ref_row = r.row(last.name, size), r.row(reference, size)
+            parts = parse_parts(row["parts"])
+            sgemm = sum(t for name, t, _ in parts if name == "sgemm")
+            helpers = [(name, t) for name, t, _ in parts if name != "sgemm"]
+            if not sgemm:
+                continue
+            total, ref_ms = float(row["median_ms"]), float(ref_row["median_ms"])
+            mark = "" if verified and ref_verified else "*"
+            helper_ms = sum(t for _, t in helpers)
+            lines.append(f"| {size_short(size)}{mark} | {ref_ms:.4g} | {total:.4g} ({ref_ms / total:.3f}) | "
+                         f"{sgemm:.4g} ({ref_ms / sgemm:.3f}) | {helper_ms:.3g} ({fmt_pct(100.0 * helper_ms / total)}) | "
+                         + (", ".join(f"{md_escape(name)} {t:.3g}" for name, t in helpers) or "none") + " |")
+        if lines:
+            out.append(f"**{md_escape(r.stem)}**, {r.where()}: {label} and step {last.number} "
+                       f"(`{md_escape(last.name)}`) in the same sweep, median times in ms (`*`: not verified at "
+                       f"that size). In brackets, {label}'s time over the step's, or over its sgemm kernel's "
+                       "alone (above 1: faster than the library), and the helper kernels' share of the step's "
+                       "time:\n")
+            out.append(f"| size | {label}, ms | step {last.number}, ms | its sgemm kernel, ms | its helper kernels, "
+                       "ms | each helper kernel, ms |")
+            out.append("|---|---:|---:|---:|---:|---|")
+            out += lines
+            out.append("")
+    return ("\n".join(out) + "\n") if out else f"No recorded sweep has {label} beside the last step.\n"
 
 
 def render(ctx):
@@ -1057,6 +1105,8 @@ def render(ctx):
                                                  "kernel10_async_copy"),
         "step10_copies.md": copies_snippet(t, ctx.steps, ctx.defaults),
     }
+    last = max((s.number for s in ctx.steps), default=0)
+    snippets[f"step{last:02d}_gap.md"] = gap_snippet(r, ctx.steps)
     for number in range(ALONE_FIRST, 11):
         snippets[f"step{number:02d}_alone.md"] = alone_snippet(t, ctx.steps, ctx.defaults, number)
     for name, text in snippets.items():
