@@ -466,7 +466,7 @@ int main(int argc, char **argv)
     }
     if (!rc) {
         gemm_progress_set("building the kernels");
-        rc = gemm_cl_build(&cl, peak_kernel_source, "-cl-std=CL1.2", &msg);
+        rc = gemm_cl_build(&cl, peak_kernel_source, "", &msg); /* no -cl-std: as the steps (gemm_step.c) */
     }
     for (size_t w = 0; w < NFMA && !rc; w++)
         rc = measure_fma(&cl, w, &cfg, &res, &msg);

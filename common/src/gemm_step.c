@@ -689,19 +689,24 @@ static int run_once(runner *r, const gemm_step *step, const gemm_problem *p, con
 }
 
 /* The parameters as -D defines, plus GEMM_CL_OPTIONS from the environment (e.g. -cl-nv-verbose);
- * refused (exit 2) rather than cut if they do not fit. */
+ * refused (exit 2) rather than cut if they do not fit. No -cl-std: without it, every device builds
+ * the kernels as the highest OpenCL C 1.x it supports (clBuildProgram in the OpenCL 3.0 API), which
+ * is the language they are written in; and PoCL 5.0 (Ubuntu 24.04's), given -cl-std=CL1.2, builds a
+ * kernel that calls wait_group_events() (step 10) into a binary that does not load. */
 static int build_options(const gemm_defines *params, char *out, size_t len, gemm_msg *msg)
 {
     const char *extra = getenv("GEMM_CL_OPTIONS");
-    size_t used = (size_t)snprintf(out, len, "-cl-std=CL1.2");
+    size_t used = 0;
+    out[0] = '\0';
     for (int i = 0; i < params->count && used < len; i++) {
-        int w = snprintf(out + used, len - used, " -D %s=%ld", params->item[i].name, params->item[i].value);
+        int w = snprintf(out + used, len - used, "%s-D %s=%ld", used ? " " : "", params->item[i].name,
+                         params->item[i].value);
         if (w < 0)
             break;
         used += (size_t)w;
     }
     if (extra && *extra && used < len)
-        used += (size_t)snprintf(out + used, len - used, " %s", extra);
+        used += (size_t)snprintf(out + used, len - used, "%s%s", used ? " " : "", extra);
     if (used >= len)
         return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
                          "GEMM_CL_OPTIONS is too long: it holds %zu characters, and the build options, the "
