@@ -244,10 +244,10 @@ set_tests_properties(runtime.pocl_devices PROPERTIES ENVIRONMENT POCL_DEVICES=bo
 string(REPEAT "-DX " 1200 long_options)
 gemm_expect_robust(bad.cl_options_too_long 2 "GEMM_CL_OPTIONS is too long: it holds 4800 characters" ${T2} --size 64)
 set_tests_properties(bad.cl_options_too_long PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=${long_options}")
-# The build options are the -D defines alone, no -cl-std: every device then builds OpenCL C 1.x (the
-# kernels' language), and PoCL 5.0 (Ubuntu 24.04's), given -cl-std=CL1.2, leaves wait_group_events()
-# out of step 10's binary, which then does not load (every test of step 10 failed there). The PoCL of
-# CI does not show that, so the options themselves are checked.
+# The build options are the -D defines alone, no -cl-std: PoCL 5.0 (Ubuntu 24.04's), given
+# -cl-std=CL1.2, leaves wait_group_events() out of step 10's binary, which then does not load (every
+# test of step 10 failed there; common/src/gemm_step.c, build_options()). The PoCL of CI does not
+# show that, so the options themselves are checked.
 gemm_expect_robust(build.options_are_the_defines 0 "OpenCL build log \\(options: -D TSM=[0-9]+ -D TSN=" kernel10_async_copy
                    --size 64 --repeat 1 --warmup 0)
 set_tests_properties(build.options_are_the_defines PROPERTIES ENVIRONMENT GEMM_BUILD_LOG=1)

@@ -689,10 +689,12 @@ static int run_once(runner *r, const gemm_step *step, const gemm_problem *p, con
 }
 
 /* The parameters as -D defines, plus GEMM_CL_OPTIONS from the environment (e.g. -cl-nv-verbose);
- * refused (exit 2) rather than cut if they do not fit. No -cl-std: without it, every device builds
- * the kernels as the highest OpenCL C 1.x it supports (clBuildProgram in the OpenCL 3.0 API), which
- * is the language they are written in; and PoCL 5.0 (Ubuntu 24.04's), given -cl-std=CL1.2, builds a
- * kernel that calls wait_group_events() (step 10) into a binary that does not load. */
+ * refused (exit 2) rather than cut if they do not fit. No -cl-std: PoCL 5.0 (Ubuntu 24.04's), given
+ * -cl-std=CL1.2, builds a kernel that calls wait_group_events() (step 10) into a binary that does not
+ * load. Without it, each driver builds its default OpenCL C: the highest 1.x, as the OpenCL API
+ * specifies, on NVIDIA's (whose compiler report is the same as with -cl-std=CL1.2 for every kernel:
+ * bench/tuning/nvidia-h100-cl-std.txt), 3.0 on PoCL's. The kernels are OpenCL C 1.2, which is
+ * valid OpenCL C 3.0 too. */
 static int build_options(const gemm_defines *params, char *out, size_t len, gemm_msg *msg)
 {
     const char *extra = getenv("GEMM_CL_OPTIONS");
