@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
 done
 # shellcheck source=../common/deps.sh
 . common/deps.sh
-packages="$GEMM_PACKAGES_RUN $GEMM_PACKAGES_TEST"
+packages="$GEMM_PACKAGES_RUN $GEMM_PACKAGES_TEST -- $GEMM_PACKAGES_TEST_OPTIONAL"
 [ "$preset" = fuzz ] && packages="$GEMM_PACKAGES_RUN $GEMM_PACKAGES_FUZZ"
 # shellcheck disable=SC2086
 gemm_install_packages $packages
