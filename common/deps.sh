@@ -51,8 +51,8 @@ gemm_install_packages() {
       echo "note: $pkg is not in this system's package sources (Debian 13 has none): the tests that need it are skipped" >&2
     fi
   done
-  [ ${#missing[@]} -eq 0 ] && [ ${#available[@]} -eq 0 ] && return 0
-  echo "Installing missing packages: ${missing[*]} ${available[*]}" >&2
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" \
-    "${available[@]}" >&2
+  missing+=("${available[@]}")
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "Installing missing packages: ${missing[*]}" >&2
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2
 }
