@@ -70,11 +70,12 @@ typedef enum gemm_buffer_id {
     GEMM_BUF_T0,    /**< helper buffer 0 (e.g. A transposed) */
     GEMM_BUF_T1,    /**< helper buffer 1 */
     GEMM_BUF_T2,    /**< helper buffer 2 */
+    GEMM_BUF_T3,    /**< helper buffer 3 */
     GEMM_BUF_COUNT
 } gemm_buffer_id;
 
 /** @brief Most helper buffers a plan may ask for. */
-#define GEMM_MAX_TEMPS 3
+#define GEMM_MAX_TEMPS 4
 /** @brief Most kernel launches in one run of a step. */
 #define GEMM_MAX_LAUNCHES 5
 /** @brief Most arguments of one kernel. */
@@ -120,7 +121,7 @@ typedef struct gemm_plan {
 gemm_launch *gemm_plan_add(gemm_plan *plan, const char *kernel, const char *label, size_t global_cols,
                            size_t global_rows, size_t local_cols, size_t local_rows);
 
-/** @brief Declares helper buffer @p which (GEMM_BUF_T0..T2) of @p elems floats. */
+/** @brief Declares helper buffer @p which (GEMM_BUF_T0..T3) of @p elems floats. */
 void gemm_plan_temp(gemm_plan *plan, gemm_buffer_id which, const char *label, size_t elems);
 
 /** @brief Appends an int argument. */
@@ -186,10 +187,11 @@ gemm_split_k gemm_split_k_choose(const gemm_problem *p);
  *
  * The whole blocks' work-groups (Kp/TSK tiles each) and then the split rows' (ceil(Kp/TSK / s) tiles
  * each), every one GEMM_SPLIT_GROUP_TILES tiles longer, take turns on compute units x GROUPS_PER_CU slots, each work-group on the first slot free;
- * the time is when the last one ends. Reading and writing C's copies costs
- * 4*GEMM_SPLIT_FLOPS_PER_BYTE / (2*TSK) tiles per float over all slots: unpad reads and writes each
- * element of C once when C is padded or split, and reads each further slice's copy of the split rows
- * (the sgemm's writes of those copies overlap other work-groups' arithmetic: run 13 showed no cost).
+ * the time is when the last one ends. Reading and writing C and its copies costs
+ * 4*GEMM_SPLIT_FLOPS_PER_BYTE / (2*TSK) tiles per float over all slots: unpad reads every slice's
+ * copy of the split rows and writes those rows of C, and where C is padded also reads and writes its
+ * whole rows (the sgemm's writes of the copies overlap other work-groups' arithmetic: run 13 showed
+ * no cost).
  * @param p the problem, with TSM, TSN, TSK and GROUPS_PER_CU
  * @param split_k the split to cost
  * @return the modelled time in tiles
@@ -213,12 +215,13 @@ double gemm_split_k_cost(const gemm_problem *p, gemm_split_k split_k);
 
 /**
  * @brief Step 9's plan: gemm_plan_padded() with K split as @p split_k says
- * (gemm_split_k_choose()): the sgemm's grid of work-groups has its whole block rows first, then the
- * split block rows once per slice, each writing its partial product (times alpha, with beta = 0):
- * slice 0 into the padded C, the others into copies of the split rows that follow it in the same
- * helper buffer; `unpad` adds the copies up into C, applying beta. The sgemm takes one more argument,
- * the number of split rows (all of them when nothing is split), and `unpad` step 9's arguments
- * `(rows, cols, paddedRows, paddedCols, slices, splitFrom, beta, in, out)`.
+ * (gemm_split_k_choose()): the sgemm's grid of work-groups has its whole block rows first, written
+ * as steps 6-8 write them (into C, or into the padded C with beta = 0), then the split block rows once
+ * per slice, each writing its partial product (times alpha, with beta = 0) into its own copy of the
+ * split rows (helper buffer 3); `unpad` adds the copies up into C, applying beta, over the split rows
+ * alone when C needs no padding. The sgemm takes two more arguments, the copies and the number of
+ * split rows (0 when nothing is split), and `unpad` step 9's arguments
+ * `(rows, cols, paddedRows, paddedCols, firstRow, splitFrom, slices, beta, in, copies, out)`.
  */
 void gemm_plan_split_k(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, gemm_split_k split_k);
 

@@ -22,9 +22,9 @@ static void plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_loc
     const long np = (long)gemm_round_up((size_t)p->n, (size_t)tsn);
     const long kp = (long)gemm_round_up((size_t)p->k, (size_t)tsk);
     const long slices = split_k ? split_k->slices : 1, block_rows = mp / tsm;
-    const long split_rows = slices > 1 ? split_k->rows : block_rows; /* the sgemm's argument: 1..Mp/TSM */
+    const long split_rows = slices > 1 ? split_k->rows : 0; /* the sgemm's argument: 0..Mp/TSM */
     const long full_rows = block_rows - split_rows;
-    const int pad_b = kp != p->k || np != p->n, split = slices > 1, pad_c = mp != p->m || np != p->n || split;
+    const int pad_b = kp != p->k || np != p->n, split = slices > 1, pad_c = mp != p->m || np != p->n;
 
     /* A (M x K) -> A^T zero-padded to Kp x Mp, in one pass */
     gemm_plan_temp(plan, GEMM_BUF_T0, "A transposed and padded", (size_t)kp * (size_t)mp);
@@ -50,34 +50,44 @@ static void plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_loc
         gemm_arg_buffer(l, GEMM_BUF_T1);
     }
 
-    /* sgemm on the padded sizes; into a padded C (with beta = 0: beta is applied when un-padding)
-     * unless C is already a multiple of the tiles; when K is split, followed by the copies of the
-     * split block rows for slices 1 to SLICES-1 */
+    /* sgemm on the padded sizes; its whole block rows into a padded C (with beta = 0: beta is
+     * applied when un-padding) unless C is already a multiple of the tiles; when K is split, the
+     * split block rows into one copy of them per slice of K */
+    const gemm_buffer_id c_out = pad_c ? GEMM_BUF_T2 : GEMM_BUF_C, copies = split ? GEMM_BUF_T3 : c_out;
     if (pad_c)
-        gemm_plan_temp(plan, GEMM_BUF_T2, split ? "C padded, then its split rows once per further slice of K" : "C padded",
-                       (size_t)(mp + (slices - 1) * split_rows * tsm) * (size_t)np);
+        gemm_plan_temp(plan, GEMM_BUF_T2, "C padded", (size_t)mp * (size_t)np);
+    if (split)
+        gemm_plan_temp(plan, GEMM_BUF_T3, "C's split rows, once per slice of K", (size_t)(slices * split_rows * tsm) * (size_t)np);
     l = gemm_plan_add(plan, "sgemm", "sgemm", (size_t)(np / wptn),
                       (size_t)((full_rows + slices * split_rows) * (tsm / wptm)), tsn / wptn, tsm / wptm);
     gemm_arg_sgemm(l, mp, np, kp, p->alpha, pad_c ? 0.0f : p->beta, GEMM_BUF_T0, pad_b ? GEMM_BUF_T1 : GEMM_BUF_B,
-                   pad_c ? GEMM_BUF_T2 : GEMM_BUF_C);
-    if (split_k)
+                   c_out);
+    if (split_k) {
+        gemm_arg_buffer(l, copies); /* not used when nothing is split */
         gemm_arg_int(l, split_rows);
+    }
     l->local_mem_bytes = sgemm_local_bytes;
 
-    /* C = the M x N corner of the padded C (of the sum of its slices) + beta * C */
-    if (pad_c) {
-        l = helper(plan, "unpad", split ? "add slices+unpad C" : "unpad C", p->m, (p->n + width - 1) / width, tile);
+    /* C = the M x N corner of the padded C, or in a split row the sum of its copies, + beta * C:
+     * every row when C is padded, only the split rows when it is not */
+    if (pad_c || split) {
+        const long first_row = pad_c ? 0 : full_rows * tsm;
+        l = helper(plan, "unpad", !split ? "unpad C" : pad_c ? "add slices+unpad C" : "add slices into C",
+                   p->m - first_row, (p->n + width - 1) / width, tile);
         gemm_arg_int(l, p->m);
         gemm_arg_int(l, p->n);
         if (split_k)
             gemm_arg_int(l, mp);
         gemm_arg_int(l, np);
         if (split_k) {
-            gemm_arg_int(l, slices);
+            gemm_arg_int(l, first_row);
             gemm_arg_int(l, full_rows * tsm);
+            gemm_arg_int(l, slices);
         }
         gemm_arg_float(l, p->beta);
-        gemm_arg_buffer(l, GEMM_BUF_T2);
+        gemm_arg_buffer(l, c_out); /* not read when first_row = full_rows*TSM */
+        if (split_k)
+            gemm_arg_buffer(l, copies);
         gemm_arg_buffer(l, GEMM_BUF_C);
     }
 }
@@ -128,9 +138,10 @@ double gemm_split_k_cost(const gemm_problem *p, gemm_split_k split_k)
     const double at_once = fmax(1.0, (double)p->device->compute_units * (double)gemm_param(p, "GROUPS_PER_CU"));
     const double s = (double)split_k.slices, rows = split ? (double)split_k.rows : 0.0;
     const double per_block = 4.0 * GEMM_SPLIT_FLOPS_PER_BYTE / (2.0 * (double)tsk); /* tiles per float of C */
-    /* unpad reads and writes every element of C, and reads the split rows' further copies (the sgemm
-     * writes them at the end of each work-group, while others compute: not counted) */
-    const double copies = (pad_c || split ? 2.0 * blocks : 0.0) + (s - 1.0) * rows * cols;
+    /* unpad reads every copy of the split rows (the sgemm writes them at the end of each work-group,
+     * while others compute: not counted) and writes those rows of C; where C is padded, it also reads
+     * and writes the whole rows */
+    const double copies = (pad_c ? 2.0 * (blocks - rows * cols) : 0.0) + (s + 1.0) * rows * cols;
     return split_k_time(blocks - rows * cols, depth + GEMM_SPLIT_GROUP_TILES, rows * cols * s,
                         ceil(depth / s) + GEMM_SPLIT_GROUP_TILES, at_once) +
            copies * per_block / at_once;
@@ -159,8 +170,8 @@ gemm_split_k gemm_split_k_choose(const gemm_problem *p)
     const double max_alloc_floats = (double)p->device->max_alloc / sizeof(float);
     long most = forced_slices ? forced_slices : depth < 64 ? depth : 64;
     while (!forced_slices && most > 1 &&
-           ((mp + (double)((most - 1) * rows * tsm)) * np > (double)INT_MAX ||
-            (mp + (double)((most - 1) * rows * tsm)) * np > max_alloc_floats || (double)most * (double)depth > (double)INT_MAX))
+           ((double)(most * rows * tsm) * np > (double)INT_MAX || (double)(most * rows * tsm) * np > max_alloc_floats ||
+            (double)most * (double)depth > (double)INT_MAX))
         most--;
     double best_cost = 0.0;
     for (long s = forced_slices ? forced_slices : 1; s <= most; s++) {
@@ -179,16 +190,15 @@ int gemm_plan_split_k_auto(const gemm_problem *p, gemm_plan *plan, size_t sgemm_
     int rc;
     const gemm_split_k split = gemm_split_k_choose(p);
     const long tsm = gemm_param(p, "TSM"), depth = (p->k + gemm_param(p, "TSK") - 1) / gemm_param(p, "TSK");
-    const double mp = (double)gemm_round_up((size_t)p->m, (size_t)tsm);
     const double np = (double)gemm_round_up((size_t)p->n, (size_t)gemm_param(p, "TSN"));
     rc = gemm_require(msg, (double)split.slices * (double)depth <= 2147483647.0,
                       "SLICES=%ld times the %ld tiles of K must stay below 2^31 (the kernel's int indices)",
                       split.slices, depth);
     if (!rc)
-        rc = gemm_require(msg, (mp + (double)(split.slices - 1) * (double)(split.rows * tsm)) * np <= 2147483647.0,
-                          "C and its %ld copies of %ld rows of blocks must stay below 2^31 floats (the kernels' int "
-                          "indices): fewer SLICES or SPLIT_ROWS",
-                          split.slices - 1, split.rows);
+        rc = gemm_require(msg, (double)split.slices * (double)(split.rows * tsm) * np <= 2147483647.0,
+                          "the %ld copies of C's last %ld rows of blocks must stay below 2^31 floats (the kernels' "
+                          "int indices): fewer SLICES or SPLIT_ROWS",
+                          split.slices, split.rows);
     if (rc)
         return rc;
     int chosen = 0;

@@ -225,7 +225,8 @@ int gemm_require(gemm_msg *msg, int ok, const char *fmt, ...)
  * ------------------------------------------------------------------------------------------- */
 
 static const char *const buffer_names[GEMM_BUF_COUNT] = {"A", "B", "C", "helper buffer 0", "helper buffer 1",
-                                                          "helper buffer 2"};
+                                                          "helper buffer 2", "helper buffer 3"};
+_Static_assert(GEMM_MAX_TEMPS == GEMM_BUF_COUNT - GEMM_BUF_T0, "one helper buffer per GEMM_BUF_T*");
 
 static void print_step_help(FILE *out, const void *ctx)
 {
@@ -394,12 +395,21 @@ static size_t buffer_row(const gemm_problem *p, int b)
     return (size_t)longest;
 }
 
+/* How many floats each buffer holds: A, B, C, then the plan's helper buffers (0 = unused). */
+static void buffer_elems(const gemm_problem *p, const gemm_plan *plan, size_t elems[GEMM_BUF_COUNT])
+{
+    elems[GEMM_BUF_A] = (size_t)p->m * (size_t)p->k;
+    elems[GEMM_BUF_B] = (size_t)p->k * (size_t)p->n;
+    elems[GEMM_BUF_C] = (size_t)p->m * (size_t)p->n;
+    for (int t = 0; t < GEMM_MAX_TEMPS; t++)
+        elems[GEMM_BUF_T0 + t] = plan->temp_elems[t];
+}
+
 int gemm_check_plan(const gemm_problem *p, const gemm_plan *plan, const char *params, gemm_msg *msg)
 {
     const gemm_device_info *dev = p->device;
-    const size_t elems[GEMM_BUF_COUNT] = {(size_t)p->m * (size_t)p->k, (size_t)p->k * (size_t)p->n,
-                                          (size_t)p->m * (size_t)p->n, plan->temp_elems[0], plan->temp_elems[1],
-                                          plan->temp_elems[2]};
+    size_t elems[GEMM_BUF_COUNT];
+    buffer_elems(p, plan, elems);
     double total = 0;
     for (int b = 0; b < GEMM_BUF_COUNT; b++) {
         const char *name = b < GEMM_BUF_T0 ? buffer_names[b] : plan->temp_label[b - GEMM_BUF_T0];
@@ -476,9 +486,8 @@ static int check_memory(const gemm_problem *p, const gemm_plan *plan, int verify
     use.driver_loaded = 1;
     use.blas = gemm_reference_blas();
     double largest = 0.0, device = p->beta != 0.0f ? mn * floats : 0.0; /* the pristine copy of C */
-    const size_t elems[GEMM_BUF_COUNT] = {(size_t)p->m * (size_t)p->k, (size_t)p->k * (size_t)p->n,
-                                          (size_t)p->m * (size_t)p->n, plan->temp_elems[0], plan->temp_elems[1],
-                                          plan->temp_elems[2]};
+    size_t elems[GEMM_BUF_COUNT];
+    buffer_elems(p, plan, elems);
     for (int b = 0; b < GEMM_BUF_COUNT; b++) {
         if (!elems[b])
             continue;
@@ -921,9 +930,8 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
 
     /* Device buffers, each with guard regions */
     gemm_progress_set("copying A, B and C to the device");
-    const size_t elems[GEMM_BUF_COUNT] = {(size_t)prob.m * (size_t)prob.k, (size_t)prob.k * (size_t)prob.n,
-                                          (size_t)prob.m * (size_t)prob.n, plan.temp_elems[0], plan.temp_elems[1],
-                                          plan.temp_elems[2]};
+    size_t elems[GEMM_BUF_COUNT];
+    buffer_elems(&prob, &plan, elems);
     for (int b = 0; b < GEMM_BUF_COUNT; b++) {
         if (elems[b] == 0)
             continue;
