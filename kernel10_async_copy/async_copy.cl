@@ -411,9 +411,11 @@ void sgemm(const int M, const int N, const int K,
     // Store the block: a whole one into C, as step 8 does; a split one, without beta, into its
     // slice's copy of the split rows. The copies continue C's rows: work-group row g writes rows
     // g*TSM and on of C, or of the copies less C's first fullRows*TSM rows; unpad adds them up.
-    // (Written with the buffer and its row chosen first, out = split ? copies : C, this kernel's
-    // sgemm ran 6 % slower on an H100 with as many registers: the compiler scheduled the loop over
-    // K differently, issuing its reads of local memory later.)
+    // toCopies is split computed again: with split itself, or with the buffer and its row chosen
+    // first (out = split ? copies : C), NVIDIA's compiler laid out this kernel's loop over K
+    // differently (the same registers, its reads of local memory issued later) and the sgemm ran
+    // 6 % slower on an H100. A compiler's choice, measured, not a rule (bench/README.md, run 20).
+    const int toCopies = get_group_id(1) >= fullRows;
     #pragma unroll
     for (int wm = 0; wm < WPTM; wm++) {
         const int row = get_group_id(1)*TSM + (rowBase + (wm/WIDTH)*LANESM)*WIDTH + wm%WIDTH;
@@ -421,7 +423,7 @@ void sgemm(const int M, const int N, const int K,
         for (int wn = 0; wn < WPTN/WIDTH; wn++) {
             const int col = get_group_id(0)*(TSN/WIDTH) + colBase + wn*LANESN;  // 0..N/WIDTH-1
             const int idx = row*(N/WIDTH) + col;
-            if (split)
+            if (toCopies)
                 copies[idx - fullRows*TSM*(N/WIDTH)] = alpha*acc[wm][wn];
             else
                 C[idx] = (beta == 0.0f) ? alpha*acc[wm][wn] : alpha*acc[wm][wn] + beta*C[idx];
