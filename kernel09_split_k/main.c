@@ -18,9 +18,10 @@ static const gemm_param_info params[] = {
 };
 
 // Step 8's plan with K split: zero-pad A^T to Kp x Mp and, where needed, B to Kp x Np; sgemm on the
-// padded sizes, the blocks of the last SPLIT_ROWS block rows each computed by SLICES work-groups,
-// one per slice of K, into a padded C followed by copies of those rows; add them up and un-pad the
-// result into C (gemm_plan_split_k()). SLICES = 0 and SPLIT_ROWS = 0 let the host choose
+// padded sizes, the whole block rows into C (or a padded C), the blocks of the last SPLIT_ROWS block
+// rows each computed by SLICES work-groups, one per slice of K, into copies of those rows; add the
+// copies up into C, un-padding where C was padded (gemm_plan_split_k()). SLICES = 0 and
+// SPLIT_ROWS = 0 let the host choose
 // (gemm_split_k_choose()). See split_k.cl.
 static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
 {

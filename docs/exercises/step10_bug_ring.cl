@@ -50,15 +50,17 @@
 //                padded sizes Mp, Np, Kp, the last
 //                splitRows rows of blocks over one slice of K per work-group
 // Arguments   (int M, int N, int K, float alpha, float beta,
-//              const global float *AT, const global float *B, global float *C, int splitRows)
+//              const global float *AT, const global float *B, global float *C,
+//              global float *copies, int splitRows)
 //             AT is A transposed (K x M). The block rows of C (TSM rows each) are fullRows =
 //             M/TSM - splitRows computed whole, then splitRows computed in SLICES slices of K.
-//             C holds M + (SLICES-1)*splitRows*TSM rows of N: the M x N result, in which slice 0
-//             of a split block row writes its partial product, then the copies of the split rows
-//             for slices 1 to SLICES-1, one after the other: slice s of block row r writes rows
-//             (r + s*splitRows)*TSM and on. Every work-group writes alpha times its product (with
-//             SLICES = 1, C is the one M x N result). The kernel declares AT, B and C as arrays of
-//             floatN: the buffers are ordinary float arrays, read and written WIDTH floats at a time.
+//             A whole block row is written into C (M x N) as alpha*A*B + beta*C, as in step 8.
+//             A split one is written into `copies`, which holds SLICES*splitRows*TSM rows of N:
+//             one copy of the split rows per slice, slice s of block row fullRows + r writing
+//             alpha times its partial product (no beta) at rows (s*splitRows + r)*TSM and on.
+//             With splitRows = 0 nothing is split and `copies` is not used. The kernel declares
+//             AT, B, C and copies as arrays of floatN: the buffers are ordinary float arrays, read
+//             and written WIDTH floats at a time.
 // Launch      2D NDRange of work-items, each computing a WPTM x WPTN block of C: dimension 0
 //             runs along the columns of C (N/WPTN work-items), dimension 1 along the rows: the
 //             fullRows whole rows of blocks, then the splitRows split ones SLICES times over.
@@ -66,8 +68,8 @@
 //             Work-group row g < fullRows computes block row g over all of K's K/TSK tiles; row
 //             g >= fullRows computes block row fullRows + (g - fullRows) % splitRows over slice
 //             s = (g - fullRows) / splitRows: tiles s*(K/TSK)/SLICES up to (s+1)*(K/TSK)/SLICES
-//             (rounded down). The whole rows come first: they fill the device's first waves, the
-//             shorter slices its last.
+//             (rounded down), and writes it at block row g - fullRows of copies. The whole rows
+//             come first: they fill the device's first waves, the shorter slices its last.
 // Parameters  TSM, TSN: the work-group is TSN/WPTN x TSM/WPTM work-items and computes a TSM x TSN
 //             block of C; it walks along K one TSK-deep tile of A^T and of B at a time.
 //             TSK: the tile depth along K.
@@ -89,12 +91,12 @@
 //             cp.async (inline PTX), one commit group per tile, and waits with cp.async.wait_group
 //             (NVIDIA GPUs of compute capability 8.0 or higher only: the host refuses it elsewhere).
 // Constraints M a multiple of TSM, N of TSN, K of TSK (true of the padded sizes by construction);
-//             1 <= splitRows <= M/TSM; SLICES >= 1 (a slice left without a tile, when
-//             SLICES > K/TSK, writes zeros); (M + (SLICES-1)*splitRows*TSM)*N < 2^31 and
+//             0 <= splitRows <= M/TSM; SLICES >= 1 (a slice left without a tile, when
+//             SLICES > K/TSK, writes zeros); M*N < 2^31, SLICES*splitRows*TSM*N < 2^31 and
 //             SLICES*(K/TSK) < 2^31;
 //             TSM a multiple of WTM, TSN of WTN, WTM of WPTM, WTN of WPTN, WPTM and WPTN
 //             multiples of WIDTH;
-//             AT, B and C start at addresses aligned to WIDTH floats;
+//             AT, B, C and copies start at addresses aligned to WIDTH floats;
 //             (TSM/WPTM)*(TSN/WPTN) <= the device's maximum work-group size;
 //             TSK*TSM/WIDTH and TSK*TSN/WIDTH multiples of (TSM/WPTM)*(TSN/WPTN) (each work-item
 //             copies the same number of vectors of every tile);
@@ -104,26 +106,32 @@
 // use of registers to it.
 //
 // Kernel 4 of 4: unpad, which also adds up the slices
-// Arguments   (int rows, int cols, int paddedRows, int paddedCols, int slices, int splitFrom,
-//              float beta, const global float *in, global float *out)
-//             out (rows x cols) = the top-left corner of the paddedRows x paddedCols matrix at the
-//             start of in, + beta * out, where each row r >= splitFrom also adds the same row of
-//             the slices-1 copies that follow: row r + s*(paddedRows - splitFrom) of in, s = 1 to
-//             slices-1; here in = what sgemm wrote with beta = 0, splitFrom = fullRows*TSM,
-//             out = C. Each work-item reads WIDTH floats of a row of each slice as one vector.
-// Launch      global = (ceil(cols/WIDTH), rows) each rounded up to TRANSPOSE_TILE,
+// Arguments   (int rows, int cols, int paddedRows, int paddedCols, int firstRow, int splitFrom,
+//              int slices, float beta, const global float *in, const global float *copies,
+//              global float *out)
+//             Rows firstRow to rows-1 of out (rows x cols) become X + beta * out, where X is, for a
+//             row r < splitFrom, row r of the paddedRows x paddedCols matrix in (its top-left
+//             corner), and for a row r >= splitFrom the sum of the slices copies of it: rows
+//             (r - splitFrom) + s*(paddedRows - splitFrom) of copies, s = 0 to slices-1. Here
+//             in = the padded C that sgemm wrote with beta = 0, copies = sgemm's copies,
+//             splitFrom = fullRows*TSM, out = C and firstRow = 0; when C needs no padding, sgemm
+//             wrote the whole rows into C itself, and firstRow = splitFrom (in is not read). Each
+//             work-item reads WIDTH floats of a row of each matrix as one vector.
+// Launch      global = (ceil(cols/WIDTH), rows - firstRow) each rounded up to TRANSPOSE_TILE,
 //             local = (TRANSPOSE_TILE, TRANSPOSE_TILE)
 // Parameters  TRANSPOSE_TILE: side of the square work-groups.
 //             WIDTH: floats per vector, as in sgemm (1, 2, 4 or 8).
-// Constraints paddedCols a multiple of WIDTH; in aligned to WIDTH floats; 0 <= splitFrom <
-//             paddedRows; (paddedRows + (slices-1)*(paddedRows - splitFrom))*paddedCols < 2^31;
+// Constraints paddedCols a multiple of WIDTH; in and copies aligned to WIDTH floats;
+//             0 <= firstRow <= splitFrom <= paddedRows, firstRow < rows <= paddedRows;
+//             paddedRows*paddedCols < 2^31 and slices*(paddedRows - splitFrom)*paddedCols < 2^31;
 //             TRANSPOSE_TILE^2 <= the maximum work-group size.
 // When beta == 0, out is only written, never read.
 //
-// Which kernel applies beta: when M and N are multiples of TSM and TSN and K is not split
-// (SLICES = 1), C needs no padding, sgemm writes straight into C with the caller's alpha and beta
-// and unpad is not launched; otherwise sgemm writes the padded C and the copies of its split rows
-// with the caller's alpha and beta = 0, and unpad adds them up and applies the caller's beta.
+// Which kernel applies beta: sgemm writes the whole block rows with the caller's alpha and beta
+// straight into C when M and N are multiples of TSM and TSN (C needs no padding), and with beta = 0
+// into the padded C otherwise; it writes the copies of the split rows with beta = 0. unpad applies
+// the caller's beta to every row it writes: all of C when C is padded, the split rows alone when
+// not; it is not launched when C is neither padded nor split.
 // B is padded only when K or N is not a multiple of TSK or TSN; A is always transposed.
 
 #if WIDTH == 1
@@ -202,20 +210,24 @@ void pad(const int rows, const int cols,
 
 __kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
 void unpad(const int rows, const int cols, const int paddedRows, const int paddedCols,
-           const int slices, const int splitFrom, const float beta,
-           const __global floatX* in,
+           const int firstRow, const int splitFrom, const int slices, const float beta,
+           const __global floatX* in, const __global floatX* copies,
            __global float* out)
 {
-    const int vcol = get_global_id(0);  // vector column of in: 0..ceil(cols/WIDTH)-1, and beyond
-    const int row = get_global_id(1);   // 0..rows-1, and beyond it in the last work-groups
+    const int vcol = get_global_id(0);             // vector column: 0..ceil(cols/WIDTH)-1, and beyond
+    const int row = firstRow + get_global_id(1);   // firstRow..rows-1, and beyond it in the last work-groups
     if (row >= rows || vcol*WIDTH >= cols)
         return;
-    // The mirror image of pad: one aligned vector read from the padded C and, in a split row,
-    // from each slice's copy, added up; floats written to out one by one.
-    floatX sum = in[row*(paddedCols/WIDTH) + vcol];
-    if (row >= splitFrom)
-        for (int s = 1; s < slices; s++)
-            sum += in[(row + s*(paddedRows - splitFrom))*(paddedCols/WIDTH) + vcol];
+    // The mirror image of pad: one aligned vector read from the padded C or, in a split row, from
+    // each slice's copy, added up; floats written to out one by one.
+    floatX sum;
+    if (row < splitFrom) {
+        sum = in[row*(paddedCols/WIDTH) + vcol];
+    } else {
+        sum = 0.0f;
+        for (int s = 0; s < slices; s++)
+            sum += copies[(row - splitFrom + s*(paddedRows - splitFrom))*(paddedCols/WIDTH) + vcol];
+    }
     float value[WIDTH];
     vstoreX(sum, 0, value);
     #pragma unroll
@@ -298,6 +310,7 @@ void sgemm(const int M, const int N, const int K,
            const __global floatX* AT,
            const __global floatX* B,
            __global floatX* C,
+           __global floatX* copies,
            const int splitRows)
 {
     const int localCol = get_local_id(0);                    // 0..RTSN-1
@@ -314,12 +327,10 @@ void sgemm(const int M, const int N, const int K,
 
     // Which block row of C this work-group computes, and over which slice of K's tiles: the first
     // fullRows work-group rows are block rows computed whole, the others the last splitRows block
-    // rows SLICES times over. Slice s of a split row writes its partial sums s*splitRows block rows
-    // further down C (slice 0 in place): that is, always at the rows of its own work-group row,
-    // get_group_id(1)*TSM and on, as step 8 writes. AT and B are moved once to the slice's first
-    // tile (and AT to the block row), so that the loop below is step 8's: with the offsets inside
-    // every address of the loop instead, it ran 1.2 % slower on an H100. Written as in step 9
-    // (the block row by a remainder, C moved by the slice), this kernel's sgemm ran 7 % slower there.
+    // rows SLICES times over. AT and B are moved once to the slice's first tile (and AT to the
+    // block row), so that the loop below is step 8's: with the offsets inside every address of the
+    // loop instead, it ran 1.2 % slower on an H100. With the block row computed as in step 9 (a
+    // remainder) and C moved by the slice before the loop, this kernel's sgemm ran 7 % slower there.
     const int fullRows = M/TSM - splitRows;
     const int split = get_group_id(1) >= fullRows;
     const int slice = split ? (get_group_id(1) - fullRows) / splitRows : 0;
@@ -397,15 +408,25 @@ void sgemm(const int M, const int N, const int K,
         }
     }
 
-    // Store the block
+    // Store the block: a whole one into C, as step 8 does; a split one, without beta, into its
+    // slice's copy of the split rows. The copies continue C's rows: work-group row g writes rows
+    // g*TSM and on of C, or of the copies less C's first fullRows*TSM rows; unpad adds them up.
+    // toCopies is split computed again: with split itself, or with the buffer and its row chosen
+    // first (out = split ? copies : C), NVIDIA's compiler laid out this kernel's loop over K
+    // differently (the same registers, its reads of local memory issued later) and the sgemm ran
+    // 6 % slower on an H100. A compiler's choice, measured, not a rule (bench/README.md, run 20).
+    const int toCopies = get_group_id(1) >= fullRows;
     #pragma unroll
     for (int wm = 0; wm < WPTM; wm++) {
-        const int row = get_group_id(1)*TSM + (rowBase + (wm/WIDTH)*LANESM)*WIDTH + wm%WIDTH;  // in C's buffer
+        const int row = get_group_id(1)*TSM + (rowBase + (wm/WIDTH)*LANESM)*WIDTH + wm%WIDTH;
         #pragma unroll
         for (int wn = 0; wn < WPTN/WIDTH; wn++) {
             const int col = get_group_id(0)*(TSN/WIDTH) + colBase + wn*LANESN;  // 0..N/WIDTH-1
             const int idx = row*(N/WIDTH) + col;
-            C[idx] = (beta == 0.0f) ? alpha*acc[wm][wn] : alpha*acc[wm][wn] + beta*C[idx];
+            if (toCopies)
+                copies[idx - fullRows*TSM*(N/WIDTH)] = alpha*acc[wm][wn];
+            else
+                C[idx] = (beta == 0.0f) ? alpha*acc[wm][wn] : alpha*acc[wm][wn] + beta*C[idx];
         }
     }
 }

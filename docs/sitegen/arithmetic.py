@@ -25,7 +25,7 @@ ARITH_ROWS = [
     ("split rows", "rows of blocks of C split along K (SPLIT_ROWS), of Mp/TSM"),
     ("groups", "work-groups of the sgemm"),
     ("walk", "tiles of K a work-group walks through (the longest slice)"),
-    ("copies", "global-memory bytes per FLOP of a split's helper buffer, C and its split rows' copies "
+    ("copies", "global-memory bytes per FLOP of a split's helper buffer, the split rows' copies "
                "(sgemm writes, unpad reads)"),
 ]
 

@@ -11,7 +11,7 @@ Step 9 (K split into SLICES slices for the last SPLIT_ROWS rows of blocks) shows
 the host splits K on the recorded device (its compute units from the `--list-devices` listing in
 bench/tuning/), the whole and the split rows of blocks of C, the slices of K marked on A (beside the
 split rows) and B, a work-group of a split row and its slice, and the copies of the split rows
-behind C, one per further slice.
+behind C, one per slice.
 Files: diagram_stepNN_CLASS.svg for each parameter set a recorded device ran with (named by its
 device class in common/src/gemm_params.c), shown by stepNN_diagram.md; and every
 diagram_stepNN_set_NAMEVALUE_..[_size_MxNxK].svg that a page of docs/ names (an exercise's -D
@@ -183,9 +183,9 @@ def panel_problem(cv, v):
     gap = max(grid_rows, grid_cols, kp) * 0.06
     pm, pn, pk = names(d, g.params)
     gx, gy = v.group
-    # step 9: the copies of the split rows of blocks, one per further slice of K, behind C
+    # step 9: the copies of the split rows of blocks, one per slice of K, behind C (at most 3 drawn)
     shift = gap * 0.3
-    copies = min(g.slices - 1, 3)
+    copies = min(g.slices, 3) if g.slices > 1 else 0
     split_y = g.full_rows * rows  # where the split rows of blocks start
     for j in range(copies, 0, -1):
         cv.rect(j * shift, split_y + j * shift, grid_cols, grid_rows - split_y, fill="white", edge="#7a55b0", lw=0.8,
@@ -254,9 +254,8 @@ def panel_problem(cv, v):
                  if g.full_rows else f"all {g.block_rows} rows of blocks " if g.block_rows > 1 else "its row of blocks ")
         c_text = textwrap.fill(f"C: M x N = {dims(m, mp)} x {dims(n, np_)}; {g.groups[0]} x {g.block_rows} blocks of "
                                f"{pm} x {pn} = {rows} x {cols}; {which}split: each block by SLICES = {g.slices} "
-                               f"work-groups, one per slice of K, into C and {g.slices - 1} "
-                               f"cop{'y' if g.slices == 2 else 'ies'} of the split rows (behind it), which unpad "
-                               "adds up", 52)
+                               f"work-groups, one per slice of K, into {g.slices} copies of the split rows "
+                               "(behind C), which unpad adds up into C", 52)
     cv.text(ax0, below, c_text, ha="left", va="top", size=8)
     cv.finish(ax0 - gap * 0.2, by0 - gap * 1.1, grid_cols + gap * 0.2 + copies * shift,
               below + gap * (0.7 if g.slices <= 1 else 0.3 + 1.0 * (c_text.count("\n") + 1)),
@@ -401,11 +400,10 @@ def summary_lines(g, d, asked=None, device=None):
             which = f"the last {q} of the {g.block_rows} rows"
             rows_text = (f"work-group row g < {f} computes row g of blocks over all of K, row g >= {f} row "
                          f"{f} + (g - {f}) % {q} over slice (g - {f}) / {q}")
-        below = f"{q} rows of blocks" if q > 1 else "a row of blocks"
         lines.append(how + f"K split into {g.slices} slices of its {tiles_k} tiles ("
                      + " or ".join(str(x) for x in sizes) + f" each) for {which} of blocks: {rows_text}; slice s "
-                     f"writes its partial sums s times {below} below the block (slice 0 into C itself), and unpad adds "
-                     "the copies up, applies beta and writes C.")
+                     f"writes its partial sums into its own copy of the split rows (copy s, in a helper buffer), and "
+                     "unpad adds the copies up, applies beta and writes those rows of C.")
     if g.tiles:
         lines.append(f"Local memory: {g.local_bytes} bytes per work-group"
                      + (f"; the sgemm kernel runs on the zero-padded {g.kernel_size[0]} x {g.kernel_size[1]} x "

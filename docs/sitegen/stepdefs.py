@@ -63,7 +63,10 @@ class Geometry:
         self.block_rows = self.groups[1] - (self.slices - 1) * self.split_rows
         self.full_rows = self.block_rows - self.split_rows  # rows of blocks computed whole, the first ones
         self.grid = (self.block_rows * self.block[0], self.groups[0] * self.block[1])  # C's extent the groups cover
-        # rows of the buffer the sgemm writes: C, then the split rows once per further slice
+        # rows the sgemm writes, counted as one buffer: C's whole rows of blocks, then (step 9) the
+        # copies of the split rows, one per slice, which the kernel writes into a buffer of their own
+        # (row full_rows*TSM + i here is its row i)
+        self.copies_from = self.full_rows * self.block[0] if self.split_rows else self.grid[0]
         self.buffer_rows = self.grid[0] + (self.slices - 1) * self.split_rows * self.block[0]
         self.per_item = d.per_item(P)                        # (rows, columns) of C per work-item
         self.width = d.width(P)
@@ -92,7 +95,7 @@ class Geometry:
     def stored(self, e):
         """Whether the kernel stores element e = (row, column) of the buffer it writes: outside M x N
         only the padded kernels of step 6 do (into a padded C); step 1's extra work-items return.
-        With K split (step 9), the rows below C are the further slices' copies of its split rows."""
+        With K split (step 9), the rows from copies_from on are the slices' copies of its split rows."""
         m, n, _ = self.kernel_size
         row = e[0]
         if row >= self.grid[0]:
@@ -123,13 +126,14 @@ class Geometry:
 
     def store_origin(self, group):
         """Where in the buffer the sgemm writes the block of work-group `group` starts: its block of C,
-        or for slice s > 0 of a split row that block s*split_rows rows of blocks further down."""
+        or for slice s of a split row that block s*split_rows rows of blocks further down (in the
+        copies, which begin at row copies_from)."""
         r0, c0 = self.origin(group)
         return r0 + self.slice_of(group)[0] * self.split_rows * self.block[0], c0
 
     def copy_rows(self, row):
-        """The rows of the buffer that hold row `row` of C's partial sums, slice by slice (one row
-        outside the split rows)."""
+        """The rows of the buffer (as store_origin() counts them) that hold row `row` of C's partial
+        sums, slice by slice (one row outside the split rows)."""
         if row < self.full_rows * self.block[0] or self.slices == 1:
             return [row]
         return [row + s * self.split_rows * self.block[0] for s in range(self.slices)]
@@ -543,8 +547,8 @@ class SplitK(WarpTiling):
     blocks, q = SPLIT_ROWS of them split (the last ones) and S = SLICES: work-group row g < R - q
     computes block row g over all T = Kp/TSK tiles of K; row g >= R - q computes block row
     R - q + (g - R + q) % q over slice s = (g - R + q) / q, tiles s*T/S up to (s+1)*T/S (rounded
-    down), and writes it s*q rows of blocks below that block row (slice 0 in C itself), into the
-    copies `unpad` adds up. SLICES = 0 and SPLIT_ROWS = 0 let the host choose
+    down), and writes it into its own copy of the split rows (copy row (s*q + g - R + q)*TSM, in a
+    helper buffer), which `unpad` adds up. SLICES = 0 and SPLIT_ROWS = 0 let the host choose
     (gemm_split_k_choose() in common/src/gemm_padded.c: model())."""
     name = "kernel09_split_k"
     chosen = ("SLICES", "SPLIT_ROWS")
@@ -575,8 +579,8 @@ class SplitK(WarpTiling):
         return min(rows, self.block_rows(P, size))
 
     def kernel_args(self, P, size):
-        # without a split the host passes every row: one slice of all of them is the whole K
-        return {"splitRows": self.split_rows(P, size) or self.block_rows(P, size)}
+        # (copies, the sgemm's argument before splitRows, is a buffer: test_geometry.py checks it)
+        return {"splitRows": self.split_rows(P, size)}
 
     def cost(self, P, size, device, slices, rows):
         """gemm_split_k_cost() of `slices` slices of the last `rows` rows of blocks, as a SplitCost."""
@@ -591,7 +595,7 @@ class SplitK(WarpTiling):
         at_once = max(1.0, float(device.compute_units) * float(P["GROUPS_PER_CU"]))
         s, q = float(slices), float(rows) if split else 0.0
         per_block = 4.0 * self.flops_per_byte / (2.0 * float(P["TSK"]))
-        copies = (2.0 * blocks if pad_c or split else 0.0) + (s - 1.0) * q * cols
+        copies = (2.0 * (blocks - q * cols) if pad_c else 0.0) + (s + 1.0) * q * cols
         tiles = float(math.ceil(depth / s))
         time = split_k_time(blocks - q * cols, depth + self.group_tiles, q * cols * s, tiles + self.group_tiles,
                             at_once)
@@ -626,8 +630,8 @@ class SplitK(WarpTiling):
             return [], (1, 0)
         max_alloc_floats = device.max_alloc / 4
 
-        def too_large(n):  # C and n - 1 copies of the split rows, or n slices of the tiles
-            floats = (float(mp) + float((n - 1) * rows * P["TSM"])) * float(np_)
+        def too_large(n):  # n copies of the split rows, or n slices of the tiles
+            floats = float(n * rows * P["TSM"]) * float(np_)
             return floats > INT_MAX or floats > max_alloc_floats or float(n) * float(depth) > INT_MAX
 
         most = forced_slices or min(depth, 64)
@@ -662,8 +666,8 @@ class SplitK(WarpTiling):
         depth, s, q = kp // P["TSK"], picked["SLICES"], self.split_rows(picked, size)
         if s * depth > INT_MAX:
             return f"SLICES={s} times the {depth} tiles of K must stay below 2^31"
-        if (mp + (s - 1) * q * P["TSM"]) * np_ > INT_MAX:
-            return f"C and its {s - 1} copies of {q} rows of blocks must stay below 2^31 floats"
+        if s * q * P["TSM"] * np_ > INT_MAX:
+            return f"the {s} copies of C's last {q} rows of blocks must stay below 2^31 floats"
         return None
 
     # global = (Np/WPTN, (R - q + SLICES*q)*TSM/WPTM), local = (TSN/WPTN, TSM/WPTM)
@@ -684,8 +688,8 @@ class SplitK(WarpTiling):
         split_walk = -(-depth // s)
         out["walk"] = (split_walk if q == block_rows else depth if not q
                        else f"{depth} (whole rows), {split_walk} (split rows)")
-        # the helper buffer (C and the split rows' further copies): written by the sgemm, read by unpad
-        out["copies"] = 8 * (mp + (s - 1) * q * P["TSM"]) * np_ / (2.0 * mp * np_ * kp) if s > 1 else 0
+        # the copies of the split rows, a helper buffer: written by the sgemm, read by unpad
+        out["copies"] = 8 * s * q * P["TSM"] * np_ / (2.0 * mp * np_ * kp) if s > 1 else 0
         return out
 
 

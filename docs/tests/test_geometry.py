@@ -12,9 +12,10 @@ what the diagrams draw) is compared with
     elements each work-item reads at each k, with no data race in local memory (a write, or an
     asynchronous copy in flight, that no barrier or wait separates from another work-item's access:
     cltrace.py's model, which also finds the races of exercise 7.1 and of step 10 with its barrier
-    or waits misplaced, which PoCL hides); where the plan un-pads C, which element each
-    work-item of `unpad` writes (each of C once) and which it adds up (that element in C and, in a
-    split row, in every further slice's copy);
+    or waits misplaced, which PoCL hides); where the plan un-pads C or adds up its split rows,
+    which element each work-item of `unpad` writes (each of C's rows it covers once: all of them
+    where C is padded, the split rows alone where not) and which it adds up (that element of the
+    padded C or, in a split row, of every slice's copy);
   - step 9's choice of SLICES and SPLIT_ROWS (0: the host's): the descriptor's model against the
     host's own choice, on devices of several sizes;
 and the defaults read from common/src/gemm_params.c with the ones the harness itself gives.
@@ -217,12 +218,12 @@ class Geometry(unittest.TestCase):
                     self.assertGreaterEqual(g.grid[1], g.kernel_size[1])
                     self.assertEqual(g.per_item[0] * g.per_item[1] * g.items, g.block[0] * g.block[1])
                     # step 9: a work-group row per whole row of blocks and SLICES per split one, the
-                    # split row count passed as the sgemm's argument; C padded, then the split rows'
-                    # further copies in one buffer
+                    # split row count passed as the sgemm's argument after the copies of the split
+                    # rows: a helper buffer of their own (buffer 6) when K is split, else C again
                     self.assertEqual(g.groups[1], g.full_rows + g.slices * g.split_rows)
-                    self.assertEqual(sgemm["args"][8:], list(g.kernel_args.values()))
+                    self.check_sgemm_args(sgemm, g)
                     if g.slices > 1:
-                        self.assertEqual(got["temps"][2], g.buffer_rows * g.kernel_size[1])
+                        self.assertEqual(got["temps"][3], (g.buffer_rows - g.copies_from) * g.kernel_size[1])
                     # step 8: the work-items of warp w (consecutive linear ids) own warp tile w
                     if g.sub_tiles:
                         self.assertEqual(len(g.sub_tiles) * g.warp_items, g.items)
@@ -379,7 +380,7 @@ class Geometry(unittest.TestCase):
                                     g = d.geometry(P, size, device)
                                     sgemm = [x for x in got["launches"] if x["kernel"] == "sgemm"][0]
                                     self.assertEqual(tuple(sgemm["global"]), g.global_size)
-                                    self.assertEqual(sgemm["args"][8:], list(g.kernel_args.values()))
+                                    self.check_sgemm_args(sgemm, g)
 
     def test_host_only_parameters_are_not_in_the_kernels(self):
         """A parameter the descriptor calls host-only (step 9's SLICES, SPLIT_ROWS, GROUPS_PER_CU) appears nowhere in
@@ -391,19 +392,34 @@ class Geometry(unittest.TestCase):
             for name in d.host_only:
                 self.assertNotIn(name, words, f"{s.kernel} uses {name}")
 
+    def check_sgemm_args(self, sgemm, g):
+        """The sgemm's arguments after (M, N, K, alpha, beta, AT, B, C) as the plan passes them: step
+        9's copies (helper buffer 3, "buffer 6", when K is split; C's own buffer, unused, when not),
+        then the scalars of the descriptor's kernel_args."""
+        if "splitRows" in g.kernel_args:
+            self.assertEqual(sgemm["args"][8], "buffer 6" if g.split_rows else sgemm["args"][7])
+            self.assertEqual(sgemm["args"][9:], list(g.kernel_args.values()))
+        else:
+            self.assertEqual(sgemm["args"][8:], list(g.kernel_args.values()))
+
     def check_trace(self, kernel, d, g):
         m, n, k = g.kernel_size
         sgemm_args = dict({"M": m, "N": n, "K": k, "alpha": 1.0, "beta": 0.0}, **g.kernel_args)
         tr = cltrace.trace(kernel, g.params, sgemm_args, g.global_size, g.local_size)
         # C: who stores what, against the descriptor's ownership, and every element exactly once;
-        # with K split (step 9), also every element of the further slices' copies of the split rows,
-        # which lie under C (slice s of a split row of blocks s*SPLIT_ROWS rows of blocks below it)
+        # with K split (step 9), C's whole rows of blocks and every element of the slices' copies of
+        # the split rows, counted as rows of one buffer from copies_from on (slice s of a split row of
+        # blocks s*SPLIT_ROWS rows of blocks below it)
         stored = {}
         for (buffer, first, width), items in tr.stores.items():
-            self.assertEqual(buffer, "C")
-            self.assertEqual(len(items), 1, f"C[{first}] stored by {items}")
+            self.assertIn(buffer, ("C", "copies"))
+            self.assertEqual(len(items), 1, f"{buffer}[{first}] stored by {items}")
             for lane in range(width):
                 e = divmod(first + lane, n)
+                if buffer == "copies":
+                    e = (e[0] + g.copies_from, e[1])
+                else:
+                    self.assertLess(e[0], g.copies_from, f"C[{first + lane}]: a split row's partial sums go to the copies")
                 self.assertNotIn(e, stored)
                 stored[e] = items[0]
         copies = g.buffer_rows - g.grid[0]  # rows of the split rows' further copies, under C
@@ -486,8 +502,11 @@ class Geometry(unittest.TestCase):
         self.assertEqual((args["rows"], args["cols"], args["paddedCols"]), (rows, cols, np_))
         self.assertEqual(args.get("paddedRows", mp), mp)
         self.assertEqual(args.get("slices", 1), g.slices)
-        if g.slices > 1:
-            self.assertEqual(args["splitFrom"], g.full_rows * g.block[0])
+        split_from = args.get("splitFrom", mp)
+        self.assertEqual(split_from, g.copies_from if g.slices > 1 else mp)
+        # every row of C where C is padded; where not, only the split rows (the sgemm wrote the others)
+        first_row = args.get("firstRow", 0)
+        self.assertEqual(first_row, 0 if (mp, np_) != (rows, cols) else split_from)
         tr = cltrace.trace(kernel, g.params, args, tuple(launch["global"]), tuple(launch["local"]), kernel="unpad")
         written = {}
         for (buffer, first, width), items in tr.stores.items():
@@ -495,14 +514,16 @@ class Geometry(unittest.TestCase):
             self.assertEqual(len(items), 1, f"C[{first}] written by {items}")
             written.setdefault(items[0], set()).add(divmod(first, cols))
         self.assertEqual(sorted(e for es in written.values() for e in es),
-                         [(r, c) for r in range(rows) for c in range(cols)])
+                         [(r, c) for r in range(first_row, rows) for c in range(cols)])
         for item in set(written) | set(tr.global_reads):
             es = written.get(item, set())
             self.assertEqual(len({(r, c // w) for r, c in es}), 1, f"work-item {item} writes {es}")
             row, vcol = next(iter(es))[0], next(iter(es))[1] // w
             self.assertEqual(es, {(row, c) for c in range(vcol * w, min(cols, vcol * w + w))})
+            # a row before splitFrom from the padded C (in), a split row from each slice's copy
             self.assertEqual(sorted(tr.global_reads.get(item, [])),
-                             sorted(("in", (r * np_ // w + vcol) * w, w) for r in g.copy_rows(row)),
+                             sorted(("in", (r * np_ // w + vcol) * w, w) if r < split_from else
+                                    ("copies", ((r - split_from) * np_ // w + vcol) * w, w) for r in g.copy_rows(row)),
                              f"what work-item {item} adds up for row {row}, vector column {vcol}")
 
 
