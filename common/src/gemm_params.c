@@ -20,7 +20,7 @@ static const struct {
      * zero-padding and to keep the waves even above a multiple of the tiles: chosen by its lowest
      * rate over 3968-4224 in nvidia-h200-run7.csv (bench/README.md, "Tuning record"). Step 9 takes
      * step 8's tiles and chooses SLICES per problem (SLICES=0); GROUPS_PER_CU is how many of its
-     * sgemm work-groups fit a compute unit: 2 on NVIDIA (220 registers x 128 work-items, in
+     * sgemm work-groups fit a compute unit: 2 on NVIDIA (221 registers x 128 work-items, in
      * 65536), 1 on a CPU (PoCL runs one work-group per core); the model was checked against
      * nvidia-h100-run10/12-split-k.csv. Step 10 (asynchronous copies) takes TSK = 8 and a ring of 3
      * tiles, copied with cp.async on NVIDIA: 166 registers, so 3 work-groups per multiprocessor
