@@ -419,6 +419,16 @@ def main():
     if not any(r["status"] in RAN for r in rows if r["step"] not in ("cpu_blas", "cublas")):
         sys.stderr.write("bench: error: no OpenCL program ran at any size (see the reasons in the tables)\n")
         peak_ok = False
+    # The same mark as the site's tables (UNSTEADY in docs/sitegen/results.py): a median that the best
+    # run beat by more than 10 % came from runs that varied; say so while the machine is still there
+    unsteady = [r for r in rows if r["status"] in ("PASS", "UNVERIFIED") and r["gflops"] and r["gflops_best"]
+                and float(r["gflops_best"]) > 1.10 * float(r["gflops"])]
+    if unsteady:
+        sys.stdout.write(f"\nUnsteady (the best run more than 10 % faster than the median; the site marks them (~); "
+                         f"--programs and --sizes re-measure them): "
+                         + "; ".join(f"{r['step']} at {r['m']}x{r['n']}x{r['k']} "
+                                     f"({float(r['gflops_best']) / float(r['gflops']) * 100 - 100:+.0f} %)"
+                                     for r in unsteady) + "\n")
     sys.stdout.write(f"\nWrote {args.out} ({len(rows)} rows"
                      + (f", {len(bad)} FAIL/ERROR" if bad else "") + ")"
                      + (f" and {peak_path(args.out)}" if peaks else "")

@@ -24,6 +24,12 @@ PEAK_NEEDED = ["platform", "device", "driver", "fma_gflops", "fma_vector", "copy
 PEAK_SUFFIX = ".peak.csv"
 
 
+# A median is marked unsteady where the best timed run was more than this much faster (0.10: 10 %):
+# between two sweeps on the lent GPUs the medians of the large sizes moved by under 3 %, while the
+# rows past this mark were runs during which the machine was not steady (docs/results/README.md)
+UNSTEADY = 0.10
+
+
 # The peers that ratios are taken against, in this order, with their label
 REFERENCES = [("cublas", "cuBLAS"), ("clblast", "CLBlast")]
 
@@ -156,6 +162,19 @@ class ResultsFile:
         if r and r["status"] in ("PASS", "UNVERIFIED"):
             return float(r["gflops"]), r["status"] == "PASS"
         return None, False
+
+    def unsteady(self, program, size=None):
+        """How much faster the best timed run was than the median (best/median rate - 1) where that is
+        more than UNSTEADY, else None: such a median is what the runs gave, but the machine was not
+        steady during them (another load, clocks), so the median says less about the kernel."""
+        r = self.row(program, size)
+        if not r or r["status"] not in ("PASS", "UNVERIFIED"):
+            return None
+        try:
+            spread = float(r["gflops_best"]) / float(r["gflops"]) - 1.0
+        except (KeyError, ValueError, ZeroDivisionError):
+            return None
+        return spread if spread > UNSTEADY else None
 
     def same_hardware(self, r):
         """True for a row that ran on the hardware bench/peak measured: its OpenCL device, or the host

@@ -16,7 +16,7 @@ import os
 
 from .common import (NO_RESULTS, fmt_gflops, fmt_pct, fmt_ratio, is_step, md_escape, parse_parts, previous_step,
                      short_name, size_short, size_text, write)
-from .results import NOT_RUN, RAN, REFERENCES
+from .results import NOT_RUN, RAN, REFERENCES, UNSTEADY
 
 # What the peers are, for the tables (a peer not listed here is shown by its name)
 PEER_SUMMARY = {
@@ -197,8 +197,18 @@ def details_snippet(results):
                             cells.append(f"*{fmt_gflops(g)}*")
                         else:
                             cells.append(status_cell(r, p, s))
+                        if r.unsteady(p, s) is not None:
+                            cells[-1] += " (~)"
                     out.append(f"| `{p}` | " + " | ".join(cells) + " |")
                 out.append("")
+            unsteady = [(p, s, r.unsteady(p, s)) for p in r.programs for s in r.sizes if r.unsteady(p, s) is not None]
+            if unsteady:
+                out.append(f"(~): unsteady: the best timed run was more than {UNSTEADY * 100:.0f} % faster than the "
+                           "median. The runs varied that much (a load beside them, the clocks, or, for the smallest "
+                           "problems, the launches themselves), so that median says less about the program than "
+                           "the others do: "
+                           + "; ".join(f"`{p}` at {size_short(s)}, best {spread * 100:+.0f} %" for p, s, spread in unsteady)
+                           + ".\n")
             reasons = reasons_text(r)
             if reasons:
                 out.append("\nThe programs without a measurement at some size, and why:\n\n" + reasons)
