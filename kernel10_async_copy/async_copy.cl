@@ -92,8 +92,8 @@
 //             (NVIDIA GPUs of compute capability 8.0 or higher only: the host refuses it elsewhere).
 // Constraints M a multiple of TSM, N of TSN, K of TSK (true of the padded sizes by construction);
 //             0 <= splitRows <= M/TSM; SLICES >= 1 (a slice left without a tile, when
-//             SLICES > K/TSK, writes zeros); M*N < 2^31, SLICES*splitRows*TSM*N < 2^31 and
-//             SLICES*(K/TSK) < 2^31;
+//             SLICES > K/TSK, writes zeros); (M + (SLICES-1)*splitRows*TSM)*N < 2^31 (C and the copies, indexed
+//             as rows that continue C's) and SLICES*(K/TSK) < 2^31;
 //             TSM a multiple of WTM, TSN of WTN, WTM of WPTM, WTN of WPTN, WPTM and WPTN
 //             multiples of WIDTH;
 //             AT, B, C and copies start at addresses aligned to WIDTH floats;

@@ -190,14 +190,17 @@ int gemm_plan_split_k_auto(const gemm_problem *p, gemm_plan *plan, size_t sgemm_
     int rc;
     const gemm_split_k split = gemm_split_k_choose(p);
     const long tsm = gemm_param(p, "TSM"), depth = (p->k + gemm_param(p, "TSK") - 1) / gemm_param(p, "TSK");
+    const double mp = (double)gemm_round_up((size_t)p->m, (size_t)tsm);
     const double np = (double)gemm_round_up((size_t)p->n, (size_t)gemm_param(p, "TSN"));
     rc = gemm_require(msg, (double)split.slices * (double)depth <= 2147483647.0,
                       "SLICES=%ld times the %ld tiles of K must stay below 2^31 (the kernel's int indices)",
                       split.slices, depth);
     if (!rc)
-        rc = gemm_require(msg, (double)split.slices * (double)(split.rows * tsm) * np <= 2147483647.0,
-                          "the %ld copies of C's last %ld rows of blocks must stay below 2^31 floats (the kernels' "
-                          "int indices): fewer SLICES or SPLIT_ROWS",
+        /* The sgemm indexes its output as if the copies continued C's rows: the last split
+           work-group's row lies (SLICES-1)*SPLIT_ROWS*TSM rows below C's end */
+        rc = gemm_require(msg, (mp + (double)(split.slices - 1) * (double)(split.rows * tsm)) * np <= 2147483647.0,
+                          "C's rows and the %ld copies of its last %ld rows of blocks must stay below 2^31 floats "
+                          "(the kernels' int indices): fewer SLICES or SPLIT_ROWS",
                           split.slices, split.rows);
     if (rc)
         return rc;

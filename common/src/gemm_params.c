@@ -21,8 +21,9 @@ static const struct {
      * rate over 3968-4224 in nvidia-h200-run7.csv (bench/README.md, "Tuning record"). Step 9 takes
      * step 8's tiles and chooses SLICES per problem (SLICES=0); GROUPS_PER_CU is how many of its
      * sgemm work-groups fit a compute unit: 2 on NVIDIA (221 registers x 128 work-items, in
-     * 65536), 1 on a CPU (PoCL runs one work-group per core); the model was checked against
-     * nvidia-h100-run10/12-split-k.csv. Step 10 (asynchronous copies) takes TSK = 8 and a ring of 3
+     * 65536), 1 on a CPU (PoCL runs one work-group per core); the model was set in run 13 and
+     * checked in run 14 (nvidia-h100-run13/14-split-rows.csv), its cost of unpad changed in run 20
+     * (nvidia-h100-run20-direct-store.csv). Step 10 (asynchronous copies) takes TSK = 8 and a ring of 3
      * tiles, copied with cp.async on NVIDIA: 166 registers, so 3 work-groups per multiprocessor
      * (nvidia-h100-run17-async-copy.csv); elsewhere async_work_group_copy (COPY=0). */
     {"kernel01_naive", ANY, "TS=16"},
