@@ -244,6 +244,10 @@ set_tests_properties(runtime.pocl_devices PROPERTIES ENVIRONMENT POCL_DEVICES=bo
 string(REPEAT "-DX " 1200 long_options)
 gemm_expect_robust(bad.cl_options_too_long 2 "GEMM_CL_OPTIONS is too long: it holds 4800 characters" ${T2} --size 64)
 set_tests_properties(bad.cl_options_too_long PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=${long_options}")
+# ... and one that defines a parameter of the step again: it would reach the kernel unchecked
+gemm_expect_robust(bad.cl_options_define_parameter 2 "GEMM_CL_OPTIONS defines TS, a parameter of this step: give it as -D TS=VALUE"
+                   ${T2} --size 64)
+set_tests_properties(bad.cl_options_define_parameter PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=-cl-mad-enable -DTS=8")
 # The build options are the -D defines alone, no -cl-std: PoCL 5.0 (Ubuntu 24.04's), given
 # -cl-std=CL1.2, leaves wait_group_events() out of step 10's binary, which then does not load (every
 # test of step 10 failed there; common/src/gemm_step.c, build_options()). The PoCL of CI does not

@@ -110,7 +110,7 @@ static void test_options(void)
     EXPECT_ERROR("NAME=VALUE", "-D", "=4");
     EXPECT_ERROR("identifier", "-D", "1X=3");
     EXPECT_ERROR("integer value", "-D", "TS=abc");
-    EXPECT_ERROR("integer value", "-D", "TS=99999999999");
+    EXPECT_ERROR("out of range: a value must fit an int", "-D", "TS=99999999999");
     EXPECT_ERROR("too long", "-D", "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGH=1");
     EXPECT_ERROR("needs a value", "--kernel-file", "");
     EXPECT_ERROR("needs a value", "--kernel-file=");

@@ -82,7 +82,7 @@ endfunction()
 # the work-items of a work-group (a data race in local memory) gives wrong results only where they
 # run at the same time and their order varies: not on PoCL, which runs them one after another
 # between barriers, and on a GPU only where a work-group walks many tiles (on the H100, step 10
-# with its barrier after the next copy passed at 1024, split into short slices, and failed at 2048:
+# with its barrier after the next copy passed at 512 and 1024 and failed at 2048:
 # bench/tuning/nvidia-h100-late-barrier-experiment.log). docs.geometry finds such races everywhere
 # by reasoning; these tests check the compiled kernels on the reader's GPU.
 function(gemm_add_race_tests name size suffix options)

@@ -159,9 +159,17 @@ typedef struct gemm_buffer {
 /**
  * @brief Floats in each guard of a buffer whose rows hold @p row floats: the larger of one row
  * and #GEMM_GUARD_MIN_BYTES, rounded up so that the view starts at a multiple of the device's
- * base address alignment.
+ * base address alignment; 0 on a device that checks every access itself
+ * (gemm_device_checks_accesses()).
  */
 size_t gemm_guard_elems(const gemm_device_info *dev, size_t row);
+
+/**
+ * @brief True on Oclgrind, the simulator whose memory checker reports every access outside a
+ * buffer object: there the buffers get no guards, since an access into a guard is inside the
+ * parent buffer and the checker would not see it (a read there would go unreported).
+ */
+int gemm_device_checks_accesses(const gemm_device_info *dev);
 
 /** @brief Bytes one guarded buffer of @p elems floats in rows of @p row takes on @p dev. */
 size_t gemm_buffer_bytes(const gemm_device_info *dev, size_t elems, size_t row);

@@ -226,8 +226,9 @@ double gemm_split_k_cost(const gemm_problem *p, gemm_split_k split_k);
 void gemm_plan_split_k(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, gemm_split_k split_k);
 
 /**
- * @brief The plan of steps 9 and 10: gemm_split_k_choose()'s split (SLICES and SPLIT_ROWS = 0 are
- * reported as chosen, gemm_plan::chosen), refused with one line if SLICES times the tiles of K, or
+ * @brief The plan of steps 9 and 10: gemm_split_k_choose()'s split (SLICES and SPLIT_ROWS = 0, and
+ * a SPLIT_ROWS adjusted to the rows there are or to no split, are reported with the values the
+ * kernel runs with, gemm_plan::chosen), refused with one line if SLICES times the tiles of K, or
  * C with its copies, would leave the kernels' 32-bit indices; then gemm_plan_split_k().
  * @return 0 or #GEMM_EXIT_BAD_INPUT with @p msg filled.
  */

@@ -151,9 +151,12 @@ int gemm_define_parse(const char *text, gemm_define *out, gemm_msg *msg)
     char *end = NULL;
     errno = 0;
     long long v = strtoll(value, &end, 10);
-    if (leading_space(value) || end == value || *end != '\0' || errno == ERANGE || v < INT_MIN || v > INT_MAX)
+    if (leading_space(value) || end == value || *end != '\0')
         return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "-D %.*s expects an integer value, got '%s'", (int)len, text,
                          value);
+    if (errno == ERANGE || v < INT_MIN || v > INT_MAX)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "-D %.*s=%s is out of range: a value must fit an int (at most %d)",
+                         (int)len, text, value, INT_MAX);
     memcpy(out->name, text, len);
     out->name[len] = '\0';
     out->value = (long)v;

@@ -204,12 +204,15 @@ int gemm_plan_split_k_auto(const gemm_problem *p, gemm_plan *plan, size_t sgemm_
                           split.slices, split.rows);
     if (rc)
         return rc;
+    /* The values the kernel runs with, reported and built: chosen where given as 0, and also where
+     * a given value was adjusted (SPLIT_ROWS beyond the rows there are is all of them; with one
+     * slice nothing is split) */
     int chosen = 0;
-    if (gemm_param(p, "SLICES") == 0) {
+    if (gemm_param(p, "SLICES") == 0 || gemm_param(p, "SLICES") != split.slices) {
         plan->chosen[chosen] = "SLICES";
         plan->chosen_value[chosen++] = split.slices;
     }
-    if (gemm_param(p, "SPLIT_ROWS") == 0) {
+    if (gemm_param(p, "SPLIT_ROWS") == 0 || gemm_param(p, "SPLIT_ROWS") != split.rows) {
         plan->chosen[chosen] = "SPLIT_ROWS";
         plan->chosen_value[chosen] = split.rows;
     }

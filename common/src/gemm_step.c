@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "gemm_memory.h"
@@ -423,8 +424,10 @@ int gemm_check_plan(const gemm_problem *p, const gemm_plan *plan, const char *pa
         if (bytes > (double)dev->max_alloc)
             return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
                              "%s needs %.2f GiB but this device's largest buffer is %.2f GiB "
-                             "(CL_DEVICE_MAX_MEM_ALLOC_SIZE); use smaller sizes",
-                             name, gib(bytes), gib((double)dev->max_alloc));
+                             "(CL_DEVICE_MAX_MEM_ALLOC_SIZE); use smaller sizes (in bytes: %.0f, its guard regions "
+                             "%.0f of them, against %.0f)",
+                             name, gib(bytes), gib((double)dev->max_alloc), bytes,
+                             bytes - (double)elems[b] * sizeof(float), (double)dev->max_alloc);
         total += bytes;
     }
     if (p->beta != 0.0f)
@@ -554,6 +557,10 @@ static int check_input_unchanged(runner *r, gemm_buffer_id b, const char *name, 
 
 static void runner_release(runner *r)
 {
+    /* A run that failed part-way may have left launches queued (a later one refused, or the
+     * arguments of one wrong): they must finish before their kernels and buffers go */
+    if (r->cl.queue)
+        clFinish(r->cl.queue);
     for (int i = 0; i < GEMM_MAX_LAUNCHES; i++) {
         if (r->kernel[i])
             clReleaseKernel(r->kernel[i]);
@@ -655,8 +662,11 @@ static int run_once(runner *r, const gemm_step *step, const gemm_problem *p, con
         if (rc)
             break;
         cl_int err = clEnqueueNDRangeKernel(r->cl.queue, r->kernel[i], 2, NULL, l->global, l->local, 0, NULL, &ev[i]);
-        if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES) {
-            /* The work-group is within the device's limits (checked before) but not this kernel's. */
+        if (err == CL_OUT_OF_RESOURCES ||
+            (err == CL_INVALID_WORK_GROUP_SIZE && l->local[0] * l->local[1] > r->kernel_wg[i])) {
+            /* The work-group is within the device's limits (checked before) but not this kernel's.
+             * (CL_INVALID_WORK_GROUP_SIZE for a group the kernel reports it can take is an error
+             * like any other, below: not to be read as a limit of the device.) */
             rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
                            "kernel '%s' (%s) could not be launched with work-groups of %zux%zu = %zu work-items: %s "
                            "(the compiled kernel reports at most %zu, CL_KERNEL_WORK_GROUP_SIZE); use smaller tiles; "
@@ -707,6 +717,22 @@ static int run_once(runner *r, const gemm_step *step, const gemm_problem *p, con
 static int build_options(const gemm_defines *params, char *out, size_t len, gemm_msg *msg)
 {
     const char *extra = getenv("GEMM_CL_OPTIONS");
+    /* A parameter defined again there would reach the kernel unchecked by the host (and disagree
+     * with the plan made from the checked value): parameters go through -D on the command line */
+    for (const char *d = extra ? strstr(extra, "-D") : NULL; d; d = strstr(d + 2, "-D")) {
+        const char *name = d + 2;
+        while (*name == ' ' || *name == '\t')
+            name++;
+        size_t n = 0;
+        while (name[n] == '_' || isalnum((unsigned char)name[n]))
+            n++;
+        for (int i = 0; i < params->count; i++)
+            if (n && strlen(params->item[i].name) == n && strncmp(params->item[i].name, name, n) == 0)
+                return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                                 "GEMM_CL_OPTIONS defines %s, a parameter of this step: give it as -D %s=VALUE on the "
+                                 "command line instead, where the host checks it against the kernel's constraints",
+                                 params->item[i].name, params->item[i].name);
+    }
     size_t used = 0;
     out[0] = '\0';
     for (int i = 0; i < params->count && used < len; i++) {
@@ -729,6 +755,10 @@ static int build_options(const gemm_defines *params, char *out, size_t len, gemm
 /* The guards line of the report: what a stray write or access can be caught at. */
 static void describe_guards(const gemm_device_info *dev, const gemm_buffer *c, char *out, size_t len)
 {
+    if (gemm_device_checks_accesses(dev)) {
+        snprintf(out, len, "none: Oclgrind reports every access outside a buffer itself");
+        return;
+    }
     const size_t fence = gemm_device_fenced(dev);
     int w = snprintf(out, len, "at least %zu floats before and after each buffer (%zu around C), checked after the runs",
                      gemm_guard_elems(dev, 0), c->guard);
@@ -890,13 +920,28 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
                 rc = gemm_cl_kernel_args(r.kernel[i], l->kernel, l->nargs, step->name, &msg);
             if (rc)
                 goto done;
+            size_t declared[3] = {0, 0, 0}; /* reqd_work_group_size, or zeros */
             cl_int err = clGetKernelWorkGroupInfo(r.kernel[i], dev.device, CL_KERNEL_WORK_GROUP_SIZE,
                                                   sizeof kernel_wg, &kernel_wg, NULL);
             if (err == CL_SUCCESS)
                 err = clGetKernelWorkGroupInfo(r.kernel[i], dev.device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kernel_local,
                                                &kernel_local, NULL);
+            if (err == CL_SUCCESS)
+                err = clGetKernelWorkGroupInfo(r.kernel[i], dev.device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                               sizeof declared, declared, NULL);
             if (err != CL_SUCCESS) {
                 rc = gemm_cl_fail(&msg, "clGetKernelWorkGroupInfo", err);
+                goto done;
+            }
+            /* A kernel that declares its work-group (reqd_work_group_size) and a plan that launches
+             * another one disagree about the kernel: an error of the kernel file, not a device limit
+             * (the launch would fail with CL_INVALID_WORK_GROUP_SIZE, as a too large group does) */
+            if (declared[0] && (declared[0] != l->local[0] || declared[1] != l->local[1] || declared[2] != 1)) {
+                rc = gemm_msgf(&msg, GEMM_EXIT_BAD_INPUT,
+                               "kernel '%s' declares work-groups of %zux%zux%zu (reqd_work_group_size) but this step "
+                               "launches %zux%zux1 with these parameters: the kernel file does not match its host; "
+                               "parameters: %s",
+                               l->kernel, declared[0], declared[1], declared[2], l->local[0], l->local[1], params_text);
                 goto done;
             }
             /* CL_KERNEL_WORK_GROUP_SIZE is where a compiled kernel's own limit (registers) shows up,
@@ -958,10 +1003,13 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
 
     /* Runs */
     r.times = malloc((size_t)repeat * sizeof(double));
-    for (int i = 0; i < plan.nlaunches; i++)
+    int parts_ok = 1;
+    for (int i = 0; i < plan.nlaunches; i++) {
         r.part[i] = malloc((size_t)repeat * sizeof(double));
+        parts_ok &= r.part[i] != NULL;
+    }
     r.result = malloc(elems[2] * sizeof(float));
-    if (!r.times || !r.result || !r.part[plan.nlaunches - 1]) {
+    if (!r.times || !r.result || !parts_ok) {
         rc = gemm_msgf(&msg, GEMM_EXIT_RUNTIME, "out of host memory");
         goto done;
     }

@@ -185,8 +185,8 @@ class StepDef:
         return {}
 
     def chosen_values(self, P, size, device=None):
-        """{parameter: the host's value} for each parameter of `chosen` that is 0 in P: what the
-        step's report (and plan_dump's "chosen") shows."""
+        """{parameter: the host's value} for each parameter of `chosen` that is 0 in P (and, for
+        step 9, that the host adjusted): what the step's report (and plan_dump's "chosen") shows."""
         picked = self.resolve(P, size, device)
         return {k: picked[k] for k in self.chosen if P.get(k) == 0}
 
@@ -645,6 +645,13 @@ class SplitK(WarpTiling):
             if s == first or c.cost < best_cost:
                 best, best_cost = (s, c.rows), c.cost
         return costs, best
+
+    def chosen_values(self, P, size, device=None):
+        # the split the kernel runs with, given or chosen: SPLIT_ROWS beyond the rows there are is
+        # all of them, and one slice splits none (the host reports both adjustments)
+        slices, rows = self.model(P, size, device)[1]
+        runs_with = {"SLICES": slices, "SPLIT_ROWS": rows}
+        return {k: runs_with[k] for k in self.chosen if P.get(k) == 0 or P.get(k) != runs_with[k]}
 
     def resolve(self, P, size, device=None):
         if P.get("SLICES", 0) > 0 and self.rows_param(P, size) > 0:
