@@ -93,6 +93,20 @@ class ResultsFile:
             raise InputError(f"{path}: the steps ran on {len(devices)} different devices or drivers; "
                              "a results file is one device's run")
         self.platform, self.device, self.driver = devices.pop()
+        # One operation, C = alpha*A*B + beta*C with the same alpha and beta in every row that ran: the
+        # pages give them once per file, and a ratio between two programs (vs cuBLAS, vs the previous
+        # step) compares like with like only then (beta != 0 reads C, beta = 0 does not)
+        first = None
+        for i, r in enumerate(rows):
+            if r["status"] in RAN:
+                op = (float(r["alpha"]), float(r["beta"]))
+                if first is None:
+                    first = (i, op)
+                elif op != first[1]:
+                    raise InputError(f"{path}: row {i + 2} computed alpha={r['alpha']}, beta={r['beta']}, but row "
+                                     f"{first[0] + 2} alpha={rows[first[0]]['alpha']}, beta={rows[first[0]]['beta']}; "
+                                     "a results file is one operation (run the programs with the same --alpha and "
+                                     "--beta, or put the runs in separate files)")
         self.rows = rows
         dates = sorted(r["date"][:10] for r in rows if r["date"])
         self.dates = dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"
