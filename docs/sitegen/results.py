@@ -116,12 +116,28 @@ class ResultsFile:
                 self.programs.append(r["step"])
         self.steps = [p for p in self.programs if is_step(p)]
         # The row shown for each program at each size: the fastest PASS, else the fastest
-        # UNVERIFIED, else a FAIL, else the reason it did not run (several rows: several settings)
+        # UNVERIFIED, else a FAIL, else the reason it did not run. Rows with different parameters
+        # are different settings, of which the fastest is shown; rows with the same parameters are
+        # runs of one setting (rows appended from another sweep, a size run again), which stand for
+        # it by their median run (the slower middle one for an even count, a run that was measured),
+        # not by the fastest: a best-of-N beside peers measured once is not the same measurement.
         rank = {"PASS": 0, "UNVERIFIED": 1, "FAIL": 2, "ERROR": 3, "TIMEOUT": 4, "REFUSED": 5, "SKIPPED": 6}
-        self.best, self.count = {}, {}
+        self.best, self.count, self.runs, self.settings = {}, {}, {}, {}
+        setting_runs = {}
         for r in rows:
             key = (r["step"], size_key(r))
             self.count[key] = self.count.get(key, 0) + 1
+            if r["status"] in ("PASS", "UNVERIFIED"):
+                setting_runs.setdefault((key, r["status"], r["params"]), []).append(r)
+        candidates = [r for r in rows if r["status"] not in ("PASS", "UNVERIFIED")]
+        for (key, _, _), runs in setting_runs.items():
+            runs.sort(key=lambda r: float(r["gflops"]))
+            median_run = runs[(len(runs) - 1) // 2]
+            self.runs[id(median_run)] = len(runs)
+            self.settings.setdefault(key, set()).add(median_run["params"])
+            candidates.append(median_run)
+        for r in sorted(candidates, key=rows.index):
+            key = (r["step"], size_key(r))
             old = self.best.get(key)
             if (old is None or rank[r["status"]] < rank[old["status"]]
                     or (r["status"] == old["status"] and r["status"] in ("PASS", "UNVERIFIED")
@@ -164,6 +180,19 @@ class ResultsFile:
 
     def row(self, program, size=None):
         return self.best.get((program, size or self.headline))
+
+    def choice_text(self, program, size=None):
+        """How the row shown was chosen where the file holds several rows of the program at that size:
+        '(the median of 3 runs)', '(the fastest of 2 settings in 4 rows; the median of its 3 runs)', else ""."""
+        key = (program, size or self.headline)
+        r, n = self.best.get(key), self.count.get(key, 0)
+        if not r or n < 2:
+            return ""
+        runs, settings = self.runs.get(id(r), 1), len(self.settings.get(key, ()))
+        if runs == n:
+            return f" (the median of {runs} runs)"
+        text = f" (the fastest of {settings} settings in {n} rows" if settings > 1 else f" (one of {n} rows"
+        return text + (f"; the median of its {runs} runs)" if runs > 1 else ")")
 
     def gflops(self, program, size=None):
         """GFLOPS of a run that passed verification, else None."""

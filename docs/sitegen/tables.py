@@ -164,10 +164,7 @@ def details_snippet(results):
             row = r.row(p)
             if not row:
                 continue
-            n = r.count[(p, r.headline)]
-            params = md_escape(row["params"]) or "-"
-            if n > 1:
-                params += f" (fastest of {n} rows)"
+            params = (md_escape(row["params"]) or "-") + r.choice_text(p)
             if row["status"] not in RAN:
                 out.append(f"| `{p}` | {params} | - | - | - | - | - | {md_escape(row['parts'])} | {row['status']} |")
                 continue
