@@ -82,6 +82,18 @@ class ResultsFile:
                         raise ValueError
             except (TypeError, ValueError):
                 raise InputError(f"{where} has a malformed number") from None
+            if r["status"] in RAN:
+                # The pages give a run's rate (gflops) and its time (median_ms, the parts): both must
+                # be the harness's 2*M*N*K / time, within the rounding of the CSV (gflops to 4 or
+                # more digits, times to 1e-6 ms)
+                m, n, k = size_key(r)
+                for rate, ms in (("gflops", "median_ms"), ("gflops_best", "best_ms")):
+                    t = float(r[ms])
+                    expected = 2.0 * m * n * k / (t * 1e6) if t > 0 else float("inf")
+                    if abs(float(r[rate]) - expected) > expected * (1e-3 + 1e-6 / max(t, 1e-12)):
+                        raise InputError(f"{where} has {rate} {r[rate]}, but 2*M*N*K / {ms} is {expected:.4g} "
+                                         "GFLOPS: the rates of a results file are the harness's (common/src/"
+                                         "gemm_report.c, gemm_gflops)")
             if r["status"] in NOT_RUN and any(r[c] for c in ("median_ms", "best_ms", "gflops", "gflops_best")):
                 raise InputError(f"{where} is {r['status']} but has measurements")
         ran_steps = [r for r in rows if is_step(r["step"]) and r["status"] in RAN]
