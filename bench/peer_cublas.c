@@ -127,8 +127,21 @@ static int driver_version(char *out, size_t len, gemm_msg *msg)
     if (f) {
         char line[256];
         const char *tag = "Kernel Module";
-        if (fgets(line, sizeof line, f) && strstr(line, tag))
-            sscanf(strstr(line, tag) + strlen(tag), " %63s", module);
+        /* "... x86_64 Kernel Module  580.159.04  ..." or, for the open module, "... Open Kernel
+         * Module for x86_64  580.159.04  ...": the version is the first word after the tag that
+         * starts with a digit and has a dot. */
+        if (fgets(line, sizeof line, f) && strstr(line, tag)) {
+            const char *p = strstr(line, tag) + strlen(tag);
+            char word[64];
+            int used = 0;
+            while (sscanf(p, " %63s%n", word, &used) == 1) {
+                if (word[0] >= '0' && word[0] <= '9' && strchr(word, '.')) {
+                    snprintf(module, sizeof module, "%s", word);
+                    break;
+                }
+                p += used;
+            }
+        }
         fclose(f);
     }
     snprintf(out, len, "%s%sCUDA %d.%d%s", module, module[0] ? " (" : "", v / 1000, v % 1000 / 10,
