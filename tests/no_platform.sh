@@ -7,7 +7,9 @@
 # OPENCL_LAYERS are unset.
 # A loader that reads none of them (older Khronos loaders, and the copy some NVIDIA driver
 # installs ship, read /etc/OpenCL/vendors only) still finds the installed drivers: the test
-# then cannot make its case and exits 77, which CTest shows as skipped, not passed.
+# then cannot make its case and exits 77, which CTest shows as skipped, not passed. That is
+# decided by what --list-devices lists (a "platform N:" line), never by its exit code alone: a step
+# whose --list-devices exited 0 without a platform would otherwise be skipped, not failed.
 set -u
 regex=$1 step=$2
 shift 2
@@ -15,7 +17,8 @@ empty=$(mktemp -d "${TMPDIR:-/tmp}/no-vendors.XXXXXX")
 trap 'rmdir "$empty"' EXIT
 export OCL_ICD_VENDORS=$empty OPENCL_VENDOR_PATH=$empty OPENCL_LAYER_PATH=$empty
 unset OCL_ICD_FILENAMES OPENCL_LAYERS
-if listing=$("$step" --list-devices 2>&1); then
+listing=$("$step" --list-devices 2>&1)
+if grep -Eq '^platform [0-9]+: ' <<<"$listing"; then
   loader=$(ldd "$step" 2>/dev/null | awk '/libOpenCL/ {print $3}')
   [ -n "$loader" ] && loader=$(readlink -f "$loader")
   echo "SKIPPED: the OpenCL loader (${loader:-libOpenCL.so.1}) still finds a platform with"
