@@ -216,7 +216,10 @@ gemm_robust(devices.duplicate_icd_list icd dup -- 0 "platform 0: Portable.*devic
 gemm_robust(devices.duplicate_icd_no_platform_1 icd dup -- 2 "platform index 1 does not exist \\(there is 1" ${N1}
             --platform 1 --device 0 --size 16)
 gemm_robust(devices.duplicate_icd_by_name icd dup -- 0 "check +PASS" ${N1} --platform Portable --size 16 ${quick})
-gemm_robust(devices.two_platforms_index icd two -- 0 "check +PASS" ${N1} --platform 1 --device 1 --size 16 ${quick})
+# (the run must name the device --list-devices lists as 1: a PASS alone came as well from a step
+# that checked the index and ran device 0)
+gemm_robust(devices.two_platforms_index icd two -- 0 "device +@DEVICE1@ \\(.*check +PASS" ${N1} --platform 1 --device 1
+            --size 16 ${quick})
 gemm_robust(devices.two_platforms_wrong_platform icd two --
             2 "device 0 is on platform 0 \\(.*\\), not on platform 1 \\(.*\\): --device takes the index that --list-devices shows"
             ${N1} --platform 1 --device 0 --size 16)

@@ -18,7 +18,10 @@
 #                        or 3 and exactly one error line matching REGEX; never a hang, a signal or
 #                        an abort (CODE is ignored)
 #   cgroup BYTES         in a new memory cgroup (v2, or v1) limited to BYTES
-#   icd dup|two          OCL_ICD_VENDORS: PoCL's .icd file twice, or PoCL's and Oclgrind's
+#   icd dup|two          OCL_ICD_VENDORS: PoCL's .icd file twice, or PoCL's and Oclgrind's; each
+#                        @DEVICEn@ in REGEX becomes the name that --list-devices gives device n
+#                        with those drivers (the loader decides their order), so that a test of
+#                        an index can require the run to name the device that index lists
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 expect=$here/expect.sh
@@ -172,7 +175,16 @@ case "$mode" in
     unset OCL_ICD_FILENAMES OPENCL_LAYERS # as in pocl_only
     export OCL_ICD_VENDORS=$tmp/vendors
     require_pocl_visible "$3"
-    timeout 120 "$expect" "$@"
+    code=$1 regex=$2
+    shift 2
+    while [[ $regex =~ @DEVICE([0-9]+)@ ]]; do
+      n=${BASH_REMATCH[1]}
+      name=$(env -u POCL_CACHE_DIR -u POCL_DEVICES "$1" --list-devices 2>&1 | sed -n "s/^  device $n: \(.*\) \[.*/\1/p")
+      [ -n "$name" ] || { echo "FAILED: --list-devices lists no device $n with these drivers"; exit 1; }
+      name=$(sed 's/[][\.*^$(){}?+|]/\\&/g' <<<"$name") # as a literal in an extended regex
+      regex=${regex//"@DEVICE$n@"/"$name"}
+    done
+    timeout 120 "$expect" "$code" "$regex" "$@"
     ;;
   *)
     echo "robustness.sh: unknown mode '$mode'" >&2
