@@ -662,8 +662,17 @@ static int run_once(runner *r, const gemm_step *step, const gemm_problem *p, con
         if (rc)
             break;
         cl_int err = clEnqueueNDRangeKernel(r->cl.queue, r->kernel[i], 2, NULL, l->global, l->local, 0, NULL, &ev[i]);
-        if (err == CL_OUT_OF_RESOURCES ||
-            (err == CL_INVALID_WORK_GROUP_SIZE && l->local[0] * l->local[1] > r->kernel_wg[i])) {
+        /* CL_OUT_OF_RESOURCES is also how some drivers (NVIDIA's) report, at the next call, a kernel
+         * that failed while running: it is read as this launch's limit only if all the work queued
+         * before it finishes without an error. */
+        cl_int earlier = err == CL_OUT_OF_RESOURCES ? clFinish(r->cl.queue) : CL_SUCCESS;
+        if (earlier != CL_SUCCESS) {
+            rc = gemm_msgf(msg, GEMM_EXIT_RUNTIME,
+                           "clEnqueueNDRangeKernel('%s') failed: %s, and clFinish of the work queued before it "
+                           "failed too: %s (a kernel failed while running)",
+                           l->kernel, gemm_cl_error_name(err), gemm_cl_error_name(earlier));
+        } else if (err == CL_OUT_OF_RESOURCES ||
+                   (err == CL_INVALID_WORK_GROUP_SIZE && l->local[0] * l->local[1] > r->kernel_wg[i])) {
             /* The work-group is within the device's limits (checked before) but not this kernel's.
              * (CL_INVALID_WORK_GROUP_SIZE for a group the kernel reports it can take is an error
              * like any other, below: not to be read as a limit of the device.) */
