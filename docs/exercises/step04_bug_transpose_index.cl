@@ -1,5 +1,7 @@
 // Exercise 4.1 - find the bug: step 4's kernels with one line of the transpose kernel changed.
 //   build/kernel04_transpose/kernel04_transpose --kernel-file docs/exercises/step04_bug_transpose_index.cl -m 64 -n 64 -k 64
+//   build/kernel04_transpose/kernel04_transpose --kernel-file docs/exercises/step04_bug_transpose_index.cl -m 128 -n 64 -k 192
+// A fix must pass both: the square run alone passes fixes that are right only when A is square.
 // Launch, parameters and constraints: those of kernel04_transpose/transpose.cl.
 
 #if WIDTH == 1

@@ -1,5 +1,8 @@
 // Exercise 5.1 - find the bug: step 5's kernels with one line of the sgemm kernel changed.
-//   build/kernel05_register_blocking/kernel05_register_blocking --kernel-file docs/exercises/step05_bug_block_index.cl -m 128 -n 128 -k 64
+//   build/kernel05_register_blocking/kernel05_register_blocking --kernel-file docs/exercises/step05_bug_block_index.cl -m 128 -n 128 -k 64 -D TSM=32 -D TSN=64 -D TSK=16 -D WPTM=8 -D WPTN=8 -D WIDTH=8
+//   build/kernel05_register_blocking/kernel05_register_blocking --kernel-file docs/exercises/step05_bug_block_index.cl -m 128 -n 128 -k 64 -D TSM=32 -D TSN=64 -D TSK=16 -D WPTM=8 -D WPTN=8 -D WIDTH=4
+//   build/kernel05_register_blocking/kernel05_register_blocking --kernel-file docs/exercises/step05_bug_block_index.cl -m 128 -n 128 -k 64 -D TSM=64 -D TSN=64 -D TSK=16 -D WPTM=16 -D WPTN=8 -D WIDTH=8
+// (with step 5's CPU defaults, WPTM = WIDTH = 8, the bug is hidden: the first run)
 // Launch, parameters and constraints: those of kernel05_register_blocking/register_blocking.cl.
 
 #if WIDTH == 1
