@@ -20,7 +20,8 @@ echo '__kernel void no_kernel_here(void) {}' > "$empty"
 probe=$("$step" "$@" --size 16 --repeat 1 --warmup 0 --no-verify --kernel-file "$empty" 2>&1)
 line=$(grep -m1 '^device ' <<<"$probe" | sed 's/^device  *//')
 if [ -z "$line" ]; then
-  echo "FAILED: the probe named no device (CTest skips the test only where this names a limit of the device): $(grep -m1 'error:' <<<"$probe" || echo "$probe")"
+  # Not "FAILED" or "SKIPPED": CTest decides which, from whether this line names a device limit
+  echo "the probe was refused before naming a device (a skip where this names a limit of the device, else a failure): $(grep -m1 'error:' <<<"$probe" || echo "$probe")"
   exit 1
 elif [[ "$line" != *"(GPU)"* ]]; then
   echo "SKIPPED: needs a GPU as the test device ($why); the test device is $line"

@@ -52,6 +52,10 @@ if [ "$preset" != fuzz ]; then
 fi
 cmake --build --preset "$preset" -j "$(nproc)"
 status=0
-ctest --preset "$preset" "$@" || status=$?
+# The results as JUnit XML too, for the list of skipped tests and their reasons printed below
+junit="$root/build-$preset/junit.xml"
+rm -f "$junit"
+ctest --preset "$preset" --output-junit "$junit" "$@" || status=$?
+[ ! -f "$junit" ] || python3 tests/skips.py "$junit" || status=$?
 [ -z "$device" ] || echo "$device"
 exit $status
