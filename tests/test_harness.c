@@ -165,6 +165,36 @@ static void test_tolerance(void)
     got[3] = 1e-30f; // where the bound is 0 (alpha = beta = 0 or zero rows), only an exact 0 passes
     gemm_check_result(got, &ref, &c);
     CHECK(!c.pass && c.first_bad_row == 1 && c.first_bad_col == 0);
+    got[3] = (float)value[3];
+
+    // The bound is the one the report prints, not a multiple of it: just inside passes, just
+    // outside fails (a check of diff <= 2*tol passed every other test; a float step at 5 is
+    // 4.8e-7, 1% of tol 2.4e-6)
+    got[4] = (float)(value[4] + 0.99 * tol);
+    gemm_check_result(got, &ref, &c);
+    CHECK(c.pass && c.bad == 0);
+    got[4] = (float)(value[4] + 1.01 * tol);
+    gemm_check_result(got, &ref, &c);
+    CHECK(!c.pass && c.bad == 1 && c.first_bad_row == 1 && c.first_bad_col == 1);
+    got[4] = (float)value[4];
+
+    // The normwise error is ||got-ref|| / (||alpha*A*B|| + ||beta*C||), both norms (the report's
+    // formula: a denominator with 2*||beta*C|| passed every other test), and it passes up to its
+    // bound and not beyond
+    ref.norm_ab = 3.0;
+    ref.norm_c = 1.0;
+    const double bound = gemm_normwise_bound(100), err = 0.5 * tol; // within the element-wise bound
+    got[1] = (float)(value[1] + err);
+    const double e1 = (double)got[1] - value[1];
+    gemm_check_result(got, &ref, &c);
+    CHECK(c.bad == 0 && c.normwise == fabs(e1) / 4.0 && c.normwise_ratio == c.normwise / bound);
+    CHECK(c.normwise_pass == (c.normwise_ratio <= 1.0) && c.pass == c.normwise_pass);
+    ref.norm_ab = fabs(e1) / (0.99 * bound) - ref.norm_c; // ratio 0.99: passes
+    gemm_check_result(got, &ref, &c);
+    CHECK(c.bad == 0 && c.normwise_ratio > 0.98 && c.normwise_ratio < 1.0 && c.normwise_pass && c.pass);
+    ref.norm_ab = fabs(e1) / (1.01 * bound) - ref.norm_c; // ratio 1.01: fails
+    gemm_check_result(got, &ref, &c);
+    CHECK(c.bad == 0 && c.normwise_ratio > 1.0 && c.normwise_ratio < 1.02 && !c.normwise_pass && !c.pass);
 }
 
 static void test_reference(void)
