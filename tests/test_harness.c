@@ -306,6 +306,44 @@ static void test_constraints(void)
     p.n = 30000; // each fits in one 4 GiB buffer, but together they need more than 8 GiB
     CHECK(gemm_check_plan(&p, &plan, "", &msg) == GEMM_EXIT_BAD_INPUT);
     CHECK(strstr(msg.text, "CL_DEVICE_GLOBAL_MEM_SIZE"));
+
+    // Each limit at its edge, where a check that allows twice the limit, or leaves out the guards
+    // or the copy of C kept when beta != 0, passed every other test:
+    // - work-groups of 16x17 = 272 work-items, 16 above the limit
+    p.m = p.n = p.k = 1024;
+    dev.max_alloc = (cl_ulong)2 << 30;
+    l->global[1] = 17 * 64;
+    l->local[1] = 17;
+    CHECK(gemm_check_plan(&p, &plan, "TS=16", &msg) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "CL_DEVICE_MAX_WORK_GROUP_SIZE") && strstr(msg.text, "272"));
+    l->global[1] = 1024;
+    l->local[1] = 16;
+    CHECK(gemm_check_plan(&p, &plan, "TS=16", &msg) == 0);
+    // - A of exactly the largest allocation, 2^29 floats: its guard regions make it too large
+    p.m = 524288; // x K = 1024
+    p.n = 16;
+    CHECK(gemm_check_plan(&p, &plan, "", &msg) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "A needs") && strstr(msg.text, "CL_DEVICE_MAX_MEM_ALLOC_SIZE") &&
+          strstr(msg.text, "its guard regions"));
+    p.m = 524288 - 2 * 16384 / 1024; // room for the guards (16384 floats before and after)
+    CHECK(gemm_check_plan(&p, &plan, "", &msg) == 0);
+    // - A, B and C fit in the global memory, with half of C to spare: with beta != 0 the copy of C
+    //   that restores it before each run does not
+    p.m = p.n = p.k = 4096;
+    const size_t mat = (size_t)4096 * 4096;
+    dev.global_mem = (cl_ulong)(3 * gemm_buffer_bytes(&dev, mat, 4096) + mat * sizeof(float) / 2);
+    CHECK(gemm_check_plan(&p, &plan, "", &msg) == 0);
+    p.beta = 0.5f;
+    CHECK(gemm_check_plan(&p, &plan, "", &msg) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "CL_DEVICE_GLOBAL_MEM_SIZE"));
+    p.beta = 0.0f;
+    // - vectors of WIDTH floats need buffers aligned to WIDTH*4 bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN)
+    CHECK(gemm_require_width(&msg, &p, 8) == 0); // 128 bytes
+    dev.base_align = 8;
+    CHECK(gemm_require_width(&msg, &p, 2) == 0);
+    CHECK(gemm_require_width(&msg, &p, 4) == GEMM_EXIT_BAD_INPUT);
+    CHECK(strstr(msg.text, "WIDTH=4 needs buffers aligned to 16 bytes") && strstr(msg.text, "CL_DEVICE_MEM_BASE_ADDR_ALIGN"));
+    CHECK(gemm_require_width(&msg, &p, 3) == GEMM_EXIT_BAD_INPUT);
 }
 
 // The figures the report prints: the median is a median, GFLOPS come from the median (best in
