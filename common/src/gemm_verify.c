@@ -130,7 +130,7 @@ static void block_loop(const gemm_host_data *d, const block *bk)
                 const float *brow = d->b + (size_t)p * (size_t)n + (bk->cols ? 0 : bk->col0);
                 if (bk->cols) {
                     for (long c = 0; c < bk->nc; c++) {
-                        const double y = brow[bk->cols[c]];
+                        const double y = brow[block_col(bk, c)];
                         row[c] += x * y;
                         arow[c] += ax * fabs(y);
                     }
