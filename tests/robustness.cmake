@@ -41,10 +41,21 @@ endfunction()
 # --- Unit tests: normwise check, sample, scalars, memory plan, messages, white space, fences ------
 add_executable(test_robustness test_robustness.c)
 target_link_libraries(test_robustness PRIVATE gemm_core gemm_warnings)
-foreach(group normwise sample scalars memory printable whitespace fence)
+foreach(group normwise sample scalars memory printable whitespace fence exact)
   add_test(NAME harness.${group} COMMAND test_robustness ${group})
   set_tests_properties(harness.${group} PROPERTIES LABELS "unit;robustness" TIMEOUT 120)
 endforeach()
+# ... and the reference's groups again without the CPU BLAS, where the build has one: its portable
+# loop, which a build without a BLAS relies on, is otherwise never run (a loop that left out the
+# last product of K passed every test)
+if(TARGET gemm_core_portable)
+  add_executable(test_robustness_portable test_robustness.c)
+  target_link_libraries(test_robustness_portable PRIVATE gemm_core_portable gemm_warnings)
+  foreach(group normwise sample exact)
+    add_test(NAME harness.${group}.portable COMMAND test_robustness_portable ${group})
+    set_tests_properties(harness.${group}.portable PROPERTIES LABELS "unit;robustness" TIMEOUT 120)
+  endforeach()
+endif()
 
 # --- 1. A wrong result fails at every K ----------------------------------------------------------
 # The element-wise worst-case bound grows like K^2 on random data, the result like sqrt(K): a

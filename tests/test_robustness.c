@@ -86,6 +86,55 @@ static void test_normwise(void)
     CHECK(gemm_normwise_bound(4000000) == GEMM_NORMWISE_C * 2000.0 * FLT_EPSILON);
 }
 
+// The reference is exact wherever double is: integer data whose partial sums float would round
+// (2^24 + 1 is 2^24 in float), over K = 130, three of the portable loop's blocks of 64 (a reference
+// summed in float, or one that left out the last product of K, passed every other test: its error
+// hides within a kernel's tolerance), in full and sampled (65 x 66, more lines than the sample).
+// Row i of A: 2^24, 128 ones, -2^24; B: ones, its last row j%3 + 1 in column j.
+static double exact_value(long j) { return 16777216.0 + 128.0 - 16777216.0 * (double)(j % 3 + 1); }
+static double exact_magnitude(long j) { return 16777216.0 + 128.0 + 16777216.0 * (double)(j % 3 + 1); }
+
+static void test_exact(void)
+{
+    const long k = 130, sizes[2][2] = {{3, 2}, {65, 66}};
+    for (int t = 0; t < 2; t++) {
+        const long m = sizes[t][0], n = sizes[t][1];
+        gemm_host_data d;
+        gemm_reference ref;
+        gemm_msg msg;
+        CHECK(gemm_host_data_create(&d, m, n, k, -0.5, 0.0, 1, &msg) == 0);
+        for (long i = 0; i < m; i++)
+            for (long p = 0; p < k; p++)
+                d.a[i * k + p] = p == 0 ? 16777216.0f : p == k - 1 ? -16777216.0f : 1.0f;
+        for (long p = 0; p < k; p++)
+            for (long j = 0; j < n; j++)
+                d.b[p * n + j] = p == k - 1 ? (float)(j % 3 + 1) : 1.0f;
+        CHECK(gemm_reference_compute(&d, GEMM_SAMPLE_LINES, &ref, &msg) == 0 && ref.sampled == (t == 1));
+        int exact = 1;
+        if (!ref.sampled) {
+            for (long i = 0; i < m * n; i++)
+                exact &= ref.value[i] == -0.5 * exact_value(i % n) && ref.magnitude[i] == 0.5 * exact_magnitude(i % n);
+        } else {
+            const long s = ref.nrows;
+            for (long r = 0; r < s; r++) // the sampled rows, whole
+                for (long j = 0; j < n; j++)
+                    exact &= ref.value[r * n + j] == -0.5 * exact_value(j) &&
+                             ref.magnitude[r * n + j] == 0.5 * exact_magnitude(j);
+            for (long i = 0; i < m; i++) // the sampled columns, every row
+                for (long c = 0; c < ref.ncols; c++) {
+                    const long at = s * n + i * ref.ncols + c, j = ref.cols[c];
+                    exact &= ref.value[at] == -0.5 * exact_value(j) && ref.magnitude[at] == 0.5 * exact_magnitude(j);
+                }
+        }
+        CHECK(exact);
+        if (!exact)
+            fprintf(stderr, "exact: %ldx%ldx%ld (%s): reference %.17g, expected %.17g\n", m, n, k,
+                    gemm_reference_method(), ref.value[0], -0.5 * exact_value(ref.sampled ? 0 : 0));
+        gemm_reference_free(&ref);
+        gemm_host_data_free(&d);
+    }
+}
+
 // A sampled reference: the same values as the full one where it has them; an error in a sampled
 // row or column is found, one elsewhere only if it is NaN or Inf.
 static void test_sample(void)
@@ -312,6 +361,6 @@ int main(int argc, char **argv)
     static const test_group groups[] = {{"normwise", test_normwise}, {"sample", test_sample},
                                         {"scalars", test_scalars},   {"memory", test_memory},
                                         {"printable", test_printable}, {"whitespace", test_whitespace},
-                                        {"fence", test_fence}};
+                                        {"fence", test_fence},         {"exact", test_exact}};
     return run_groups(groups, sizeof groups / sizeof groups[0], argc, argv);
 }
