@@ -168,6 +168,23 @@ static void test_sample(void)
     const size_t expect = (size_t)s * (size_t)n + (size_t)(m - s) * (size_t)s; // rows, then the columns of the other rows
     CHECK(c.pass && c.checked == expect && c.total == (size_t)(m * n));
     CHECK(fabs(part.norm_ab * part.norm_ab + part.norm_c * part.norm_c) > 0.0);
+    // the norms of the normwise check: over the compared elements, each once (those in a sampled
+    // row and a sampled column counted twice passed every other test)
+    double ab2 = 0.0, c2 = 0.0;
+    for (long i = 0, r = 0; i < m; i++) {
+        const int whole = r < s && part.rows[r] == i;
+        r += whole;
+        for (long j = 0, cc = 0; j < n; j++) {
+            const int in_col = cc < s && part.cols[cc] == j;
+            cc += in_col;
+            if (!whole && !in_col)
+                continue;
+            const double cv = (double)d.beta * (double)d.c0[i * n + j], ab = full.value[i * n + j] - cv;
+            ab2 += ab * ab;
+            c2 += cv * cv;
+        }
+    }
+    CHECK(fabs(part.norm_ab - sqrt(ab2)) <= 1e-9 * sqrt(ab2) && fabs(part.norm_c - sqrt(c2)) <= 1e-9 * sqrt(c2));
     // find a row and a column outside the sample
     long row = -1, col = -1;
     for (long i = 0, r = 0; i < m && row < 0; i++) {
