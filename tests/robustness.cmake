@@ -192,6 +192,10 @@ gemm_expect_robust(bad.alpha_overflow 2 "alpha=3e\\+38 and beta=0 could overflow
                    --alpha 3e38)
 gemm_expect_robust(bad.alpha_overflow_k 2 "could overflow float at K=128: \\|alpha\\|\\*K \\+ \\|beta\\| = 2\\.56e\\+38" ${N1}
                    -m 8 -n 8 -k 128 --alpha 2e36 --beta 0.5 ${quick}) # 2.56e38 > FLT_MAX/2
+# ... also where K is the device's default size, known only once the device is (an -m and -n alone:
+# without the second check, the run went on)
+gemm_expect_robust(bad.alpha_overflow_default_k 2 "alpha=2e\\+35 and beta=0 could overflow float at K=(1024|4096)" ${N1}
+                   -m 8 -n 8 --alpha 2e35 ${quick})
 gemm_expect_robust(bad.alpha_subnormal 2 "alpha=1e-44 is too small to check.*2\\^-80" ${T2} --size 64 --alpha 1e-44)
 gemm_expect_robust(bad.beta_subnormal 2 "beta=1e-44 is too small to check.*2\\^-103" ${T2} --size 64 --alpha 0 --beta 1e-44)
 gemm_expect_robust(bad.alpha_below_normal 2 "alpha=1e-30 is too small to check" ${T2} --size 64 --alpha 1e-30)
