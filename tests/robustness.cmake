@@ -118,6 +118,13 @@ foreach(case "C:2:128" "C:2:300" "C:2:2000" "C:2:16384" "C:2:-129" "C:2:-300" "C
   set_tests_properties(fails.write_outside.${buffer}.${distance} PROPERTIES
                        ENVIRONMENT "GEMM_CL_OPTIONS=-D OOB_BUFFER=${id} -D OOB_DISTANCE=${distance}")
 endforeach()
+# A row longer than 16384 floats makes the guard a whole row: with N = 20000, a write 19999 floats
+# past the end of C (the last element of a row more) is still a guard write, named as one
+gemm_expect_robust(fails.write_outside.C.row_past_end 1
+                   "out-of-bounds write: 1 guard element\\(s\\) of C changed, the first at index [0-9]+ \\(19999 past the end of its"
+                   ${N1} -m 2 -n 20000 -k 16 ${quick} --kernel-file ${KERNELS}/out_of_bounds_at.cl)
+set_tests_properties(fails.write_outside.C.row_past_end PROPERTIES
+                     ENVIRONMENT "GEMM_CL_OPTIONS=-D OOB_BUFFER=2 -D OOB_DISTANCE=19999")
 # Beyond the guards, where buffers are host memory (PoCL): 8 GiB of inaccessible pages on each side,
 # as far as a 32-bit index reaches, so that any read or write there faults: one line, exit 1.
 foreach(case "C:2:16385" "C:2:1000000" "C:2:-16385" "C:2:-1000000" "C:2:1073741824" "A:0:-16385" "B:1:400000"
