@@ -9,11 +9,14 @@
 #    `verify`. Whether a size suits a step depends on its tiles, so every test pins its
 #    parameters rather than take the device's: TEST_SIZES run with the CPU parameters
 #    (--defaults-for cpu), GPU_TEST_SIZES with those tuned for NVIDIA GPUs (--defaults-for
-#    nvidia-gpu, test names `.verify.nvidia-params.`), so both sets are verified on every device,
-#    CI's PoCL included. Each size must be a multiple of the tiles of its set. A test whose
+#    nvidia-gpu, test names `.verify.nvidia-params.`) and with the generic GPU parameters, the
+#    defaults of every other GPU (--defaults-for gpu, `.verify.gpu-params.`), so the three sets are
+#    verified on every device, CI's PoCL included. Each size must be a multiple of the tiles of
+#    its sets. The generic set fits a GPU of 256 work-items per work-group and 32 KiB of local
+#    memory (common/src/gemm_params.c), so on any GPU at least it runs. A test whose
 #    parameters exceed the device's limits (work-group size, local memory: the refusal names the
 #    CL_DEVICE_* limit) is skipped, not failed, with the refusal line as the reason;
-#  - with RACE_TEST_SIZE, one more at that size with the NVIDIA parameters, run only where the
+#  - with RACE_TEST_SIZE, one more at that size with each of the two GPU sets, run only where the
 #    test device is a GPU (gemm_add_race_tests, below: a data race shows only there);
 #  - two CTests (beta = 0 and beta != 0) that run it verified under Oclgrind with its checkers
 #    for data races, uninitialized values, invalid accesses and API errors (tests/oclgrind.sh),
@@ -126,9 +129,11 @@ function(gemm_add_step name)
   endforeach()
   foreach(size IN LISTS ARG_GPU_TEST_SIZES)
     gemm_add_verify_tests(${name} ${size} ".nvidia-params" "--defaults-for;nvidia-gpu")
+    gemm_add_verify_tests(${name} ${size} ".gpu-params" "--defaults-for;gpu")
   endforeach()
   if(ARG_RACE_TEST_SIZE)
     gemm_add_race_tests(${name} ${ARG_RACE_TEST_SIZE} ".nvidia-params" "--defaults-for;nvidia-gpu")
+    gemm_add_race_tests(${name} ${ARG_RACE_TEST_SIZE} ".gpu-params" "--defaults-for;gpu")
   endif()
   # Under Oclgrind: no GEMM_TEST_ARGS (Oclgrind's simulated device is the only one it shows)
   set(size ${ARG_OCLGRIND_SIZE})

@@ -38,7 +38,8 @@ static const struct opt_spec {
     {OPT_DEFINE, 'D', NULL, "NAME=VALUE", "override a kernel parameter (see the step's parameters)"},
     {OPT_KERNEL_FILE, 0, "kernel-file", "PATH", "build this .cl file instead of the built-in kernel"},
     {OPT_DEFAULTS_FOR, 0, "defaults-for", "CLASS", "use the default parameters of another class of device:\n"
-                                                   "cpu, nvidia-gpu or gpu (e.g. to try NVIDIA's tuning on PoCL)"},
+                                                   "cpu, nvidia-gpu or gpu (e.g. to try NVIDIA's tuning on PoCL);\n"
+                                                   "default: $GEMM_DEFAULTS_FOR if set, else the device's own"},
     {OPT_CSV, 0, "csv", NULL, "print a CSV header and one line per run on stdout\n"
                               "(the human-readable report then goes to stderr)"},
     {OPT_HELP, 'h', "help", NULL, "print this help and exit"},

@@ -342,10 +342,22 @@ static int resolve_params(const gemm_step *step, const gemm_options *opt, const 
 {
     memset(params, 0, sizeof *params);
     gemm_device_class cls = dev->cls;
-    if (opt->defaults_for)
-        cls = strcmp(opt->defaults_for, "nvidia-gpu") == 0 ? GEMM_DEVICE_NVIDIA_GPU
-              : strcmp(opt->defaults_for, "gpu") == 0      ? GEMM_DEVICE_GPU
-                                                            : GEMM_DEVICE_CPU;
+    /* --defaults-for, else GEMM_DEFAULTS_FOR (how the whole test suite runs with another class's
+     * defaults, tests/run.sh --small-gpu), else the device's own class */
+    const char *defaults_for = opt->defaults_for;
+    if (!defaults_for) {
+        const char *env = getenv("GEMM_DEFAULTS_FOR");
+        if (env && *env) {
+            if (strcmp(env, "cpu") != 0 && strcmp(env, "nvidia-gpu") != 0 && strcmp(env, "gpu") != 0)
+                return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "GEMM_DEFAULTS_FOR expects cpu, nvidia-gpu or gpu, got '%s'",
+                                 env);
+            defaults_for = env;
+        }
+    }
+    if (defaults_for)
+        cls = strcmp(defaults_for, "nvidia-gpu") == 0 ? GEMM_DEVICE_NVIDIA_GPU
+              : strcmp(defaults_for, "gpu") == 0      ? GEMM_DEVICE_GPU
+                                                       : GEMM_DEVICE_CPU;
     int rc = gemm_params_defaults(step->name, cls, params, msg);
     if (rc)
         return rc;
