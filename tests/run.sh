@@ -12,6 +12,15 @@
 # builds and runs the same suite with AddressSanitizer (leaks included) and
 # UndefinedBehaviorSanitizer instead: a Debug build in build-sanitize/ (CMake preset `sanitize`).
 #
+#   tests/run.sh --small-gpu [ctest options]
+# runs the suite of build-ci/ (built as above) on PoCL made to look like a small GPU of another
+# vendor: every step takes the generic GPU row of defaults (GEMM_DEFAULTS_FOR=gpu, what AMD, Intel
+# and other GPUs get) and the device allows 256 work-items per work-group (PoCL's
+# POCL_MAX_WORK_GROUP_SIZE), as many GPUs do. Tests whose own parameters need more are skipped with
+# the device's refusal; CI checks those skips against .ci/expected-skips-small-gpu. The test device
+# must be PoCL (add --platform Portable on a machine with a GPU). JUnit file:
+# build-ci/junit-small-gpu.xml.
+#
 #   tests/run.sh --fuzz [ctest options]
 # installs clang and libFuzzer, builds the option parser's fuzz target with them (build-fuzz/,
 # preset `fuzz`) and fuzzes it for 60 seconds (test fuzz.options; longer with
@@ -20,10 +29,12 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 preset=ci
+small_gpu=
 device_args=()
 while [ $# -gt 0 ]; do
   case $1 in
     --sanitize) preset=sanitize ;;
+    --small-gpu) small_gpu=1 ;;
     --fuzz) preset=fuzz ;;
     --platform | --device)
       [ $# -ge 2 ] || { echo "tests/run.sh: $1 needs a value (see --list-devices)" >&2; exit 2; }
@@ -48,12 +59,21 @@ device=
 if [ "$preset" != fuzz ]; then
   # The first line: the device the tests run on (device.sh builds the step it asks first)
   device=$(tests/device.sh "build-$preset" "${device_args[@]}") || { status=$?; echo "$device" >&2; exit $status; }
+  if [ -n "$small_gpu" ]; then
+    case $device in
+      *"Portable Computing Language"*) ;;
+      *) echo "tests/run.sh: --small-gpu needs PoCL as the test device (its POCL_MAX_WORK_GROUP_SIZE makes the small GPU); add --platform Portable. $device" >&2
+         exit 2 ;;
+    esac
+    export GEMM_DEFAULTS_FOR=gpu POCL_MAX_WORK_GROUP_SIZE=256
+    device="$device, as a small GPU: the generic GPU parameters (GEMM_DEFAULTS_FOR=gpu), at most 256 work-items per work-group (POCL_MAX_WORK_GROUP_SIZE=256)"
+  fi
   echo "$device"
 fi
 cmake --build --preset "$preset" -j "$(nproc)"
 status=0
 # The results as JUnit XML too, for the list of skipped tests and their reasons printed below
-junit="$root/build-$preset/junit.xml"
+junit="$root/build-$preset/junit${small_gpu:+-small-gpu}.xml"
 rm -f "$junit"
 ctest --preset "$preset" --output-junit "$junit" "$@" || status=$?
 [ ! -f "$junit" ] || python3 tests/skips.py "$junit" || status=$?
