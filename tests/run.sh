@@ -71,6 +71,18 @@ if [ "$preset" != fuzz ]; then
   echo "$device"
 fi
 cmake --build --preset "$preset" -j "$(nproc)"
+if [ -n "$small_gpu" ]; then
+  # The imitation must be in effect, else every skip it expects would simply not happen and the run
+  # would pass as a plain one: step 2 takes the generic row (TS=16; the CPU's is 32), and TS=32
+  # (1024 work-items) is refused by the device
+  step2=("build-$preset/kernel02_tiled/kernel02_tiled" --size 32 --repeat 1 --warmup 0 "${device_args[@]}")
+  defaults=$("${step2[@]}" 2>&1 || true)
+  limit=$("${step2[@]}" -D TS=32 2>&1 || true)
+  if ! grep -q '^parameters  *TS=16$' <<<"$defaults" || ! grep -q 'allows 256 (CL_DEVICE_MAX_WORK_GROUP_SIZE)' <<<"$limit"; then
+    echo "tests/run.sh: --small-gpu is not in effect: step 2 did not take TS=16 by default, or the device did not refuse 1024 work-items" >&2
+    exit 1
+  fi
+fi
 status=0
 # The results as JUnit XML too, for the list of skipped tests and their reasons printed below
 junit="$root/build-$preset/junit${small_gpu:+-small-gpu}.xml"
