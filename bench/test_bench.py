@@ -301,6 +301,10 @@ def test_tour(build, extra):
     check("PASS" in step, f"the tour runs step 1 ({step!r})")
     devices = [l for l in proc.stdout.splitlines() if l.startswith("Device: ")]
     check(len(devices) == 1 and "(host" not in devices[0], f"the header names the OpenCL device ({devices})")
+    # GEMM_DEFAULTS_FOR (set by tests/run.sh --small-gpu) changes every step's parameters: said in the header
+    said = any(l.startswith("Parameters: ") for l in proc.stdout.splitlines())
+    env = os.environ.get("GEMM_DEFAULTS_FOR", "")
+    check(said == bool(env), f"the header says GEMM_DEFAULTS_FOR ({env!r}) exactly when it is set (said: {said})")
     wrong = run(tour + ["--device", "no-such-device"])
     message = "no OpenCL device matches 'no-such-device'"
     check(wrong.returncode not in (0, None), f"the tour exits non-zero when every step is refused "

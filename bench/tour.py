@@ -53,6 +53,11 @@ def print_table(results, out):
                   f"alpha={any_row['alpha']} beta={any_row['beta']}, float, row-major\n")
         out.write("Time: median of the timed runs; GFLOPS = 2*M*N*K / time; the steps, CLBlast and cuBLAS on "
                   "the device above, cpu_blas on the host CPU\n")
+        # A class's defaults taken from the environment would otherwise change every figure unseen
+        defaults_for = os.environ.get("GEMM_DEFAULTS_FOR")
+        if defaults_for:
+            out.write(f"Parameters: the steps' defaults for '{defaults_for}' devices (GEMM_DEFAULTS_FOR), not necessarily "
+                      "the device's own\n")
     out.write("\n")
     header = f"{'step':<28}{'GFLOPS':>10}{'vs previous':>13}{'vs step 1':>11}{'err/bound':>11}  result"
     out.write(header + "\n" + "-" * len(header) + "\n")
