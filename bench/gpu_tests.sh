@@ -22,6 +22,9 @@ log=${log:-$build/gpu-tests.log}
 junit=${OUT:+$OUT/gpu-tests-junit.xml}
 junit=${junit:-$PWD/$build/gpu-tests-junit.xml}
 rm -f "$junit"
+# The suite runs with the device's own defaults: GEMM_DEFAULTS_FOR (another class's, for every
+# program) must not leak into it from the caller's environment (tests/run.sh does the same)
+unset GEMM_DEFAULTS_FOR
 start=$SECONDS
 bench/gpu_setup.sh "$debs" "$build" -DBUILD_TESTING=ON || exit $?
 # shellcheck source=/dev/null

@@ -56,6 +56,13 @@ test_args=
 [ ${#device_args[@]} -gt 0 ] && test_args=$(printf '%q ' "${device_args[@]}")
 cmake --preset "$preset" "-DGEMM_TEST_ARGS=$test_args" >/dev/null
 device=
+# GEMM_DEFAULTS_FOR left in the caller's environment (docs/hardware.md suggests it for the tour)
+# would reach every test: the plain suite would run another class's defaults, unannounced, and the
+# tests that rely on the device's own (under Oclgrind, say) would fail. Only --small-gpu sets it.
+if [ -z "$small_gpu" ] && [ -n "${GEMM_DEFAULTS_FOR-}" ]; then
+  echo "tests/run.sh: ignoring GEMM_DEFAULTS_FOR=$GEMM_DEFAULTS_FOR (the suite runs with the device's own defaults; --small-gpu runs it with the generic GPU row)" >&2
+  unset GEMM_DEFAULTS_FOR
+fi
 if [ "$preset" != fuzz ]; then
   # The first line: the device the tests run on (device.sh builds the step it asks first)
   device=$(tests/device.sh "build-$preset" "${device_args[@]}") || { status=$?; echo "$device" >&2; exit $status; }
