@@ -20,12 +20,15 @@ static const gemm_param_info params[] = {
 };
 
 // Step 9's plan; the sgemm's local memory is a ring of STAGES tiles instead of two, and COPY = 1
-// (cp.async, inline PTX) is refused on a device that does not have the instruction. See async_copy.cl.
+// (cp.async, inline PTX) is refused on a device that does not have the instruction. COPY = 2 (the
+// NVIDIA default) chooses: 1 where the device has it, else 0, so that an NVIDIA GPU older than
+// the A100 runs step 10 by default too. See async_copy.cl.
 static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
 {
+    const int has_cp_async = p->device->nv_compute_capability >= 80;
     int rc = gemm_require_warp_tiles(msg, p);
     if (!rc && gemm_param(p, "COPY") == 1)
-        rc = gemm_require(msg, p->device->nv_compute_capability >= 80,
+        rc = gemm_require(msg, has_cp_async,
                           "COPY=1 (NVIDIA's cp.async, in inline PTX) needs an NVIDIA GPU of compute capability 8.0 or "
                           "higher; %s reports %s: use -D COPY=0 (async_work_group_copy)",
                           p->device->name, p->device->nv_compute_capability ? "an older one" : "none");
@@ -33,7 +36,10 @@ static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
         return rc;
     const size_t ring_bytes = (size_t)gemm_param(p, "STAGES") *
                               (size_t)((gemm_param(p, "TSM") + gemm_param(p, "TSN")) * gemm_param(p, "TSK")) * sizeof(float);
-    return gemm_plan_split_k_auto(p, plan, ring_bytes, msg);
+    rc = gemm_plan_split_k_auto(p, plan, ring_bytes, msg);
+    if (!rc && gemm_param(p, "COPY") == 2)
+        gemm_plan_choose(plan, "COPY", has_cp_async ? 1 : 0);
+    return rc;
 }
 
 GEMM_STEP_MAIN("asynchronous copies: tiles go from global to local memory without registers, STAGES-1 tiles ahead",

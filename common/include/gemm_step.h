@@ -104,7 +104,7 @@ typedef struct gemm_launch {
 } gemm_launch;
 
 /** @brief The most parameters a plan chooses itself (gemm_plan::chosen). */
-#define GEMM_MAX_CHOSEN 2
+#define GEMM_MAX_CHOSEN 3
 
 /** @brief Everything one run of a step enqueues, in order. */
 typedef struct gemm_plan {
@@ -112,8 +112,9 @@ typedef struct gemm_plan {
     gemm_launch launch[GEMM_MAX_LAUNCHES];   /**< the launches, run in this order */
     size_t temp_elems[GEMM_MAX_TEMPS];       /**< size of helper buffer i in floats (0 = unused) */
     const char *temp_label[GEMM_MAX_TEMPS];  /**< what helper buffer i holds */
-    const char *chosen[GEMM_MAX_CHOSEN];     /**< parameters the plan chose itself (their `-D` value was 0,
-                                                  "automatic": step 9's SLICES and SPLIT_ROWS), NULL after the last */
+    const char *chosen[GEMM_MAX_CHOSEN];     /**< parameters the plan chose itself (their `-D` value meant
+                                                  "automatic": step 9's SLICES=0 and SPLIT_ROWS=0, step 10's
+                                                  COPY=2), NULL after the last */
     long chosen_value[GEMM_MAX_CHOSEN];      /**< the values chosen: the report and the kernel's build see them */
 } gemm_plan;
 
@@ -123,6 +124,10 @@ gemm_launch *gemm_plan_add(gemm_plan *plan, const char *kernel, const char *labe
 
 /** @brief Declares helper buffer @p which (GEMM_BUF_T0..T3) of @p elems floats. */
 void gemm_plan_temp(gemm_plan *plan, gemm_buffer_id which, const char *label, size_t elems);
+
+/** @brief Records that the plan chose @p value for parameter @p name (gemm_plan::chosen: the report
+ *  and the kernel's build then see that value); returns nonzero if GEMM_MAX_CHOSEN are taken. */
+int gemm_plan_choose(gemm_plan *plan, const char *name, long value);
 
 /** @brief Appends an int argument. */
 void gemm_arg_int(gemm_launch *l, long value);
@@ -296,7 +301,7 @@ int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, lon
     {"STAGES", 2, 8, "local tiles of A^T and of B in the ring: the copies of the next STAGES-1 tiles run while one is used"}
 /** @brief COPY: how step 10 copies a tile from global to local memory. */
 #define GEMM_PARAM_COPY \
-    {"COPY", 0, 1, "how tiles are copied to local memory: 0 async_work_group_copy (any device), 1 cp.async (NVIDIA, compute capability 8.0+)"}
+    {"COPY", 0, 2, "how tiles are copied to local memory: 0 async_work_group_copy (any device), 1 cp.async (NVIDIA, compute capability 8.0+), 2 cp.async where the device has it, else 0"}
 /** @} */
 
 /**

@@ -207,15 +207,10 @@ int gemm_plan_split_k_auto(const gemm_problem *p, gemm_plan *plan, size_t sgemm_
     /* The values the kernel runs with, reported and built: chosen where given as 0, and also where
      * a given value was adjusted (SPLIT_ROWS beyond the rows there are is all of them; with one
      * slice nothing is split) */
-    int chosen = 0;
-    if (gemm_param(p, "SLICES") == 0 || gemm_param(p, "SLICES") != split.slices) {
-        plan->chosen[chosen] = "SLICES";
-        plan->chosen_value[chosen++] = split.slices;
-    }
-    if (gemm_param(p, "SPLIT_ROWS") == 0 || gemm_param(p, "SPLIT_ROWS") != split.rows) {
-        plan->chosen[chosen] = "SPLIT_ROWS";
-        plan->chosen_value[chosen] = split.rows;
-    }
+    if (gemm_param(p, "SLICES") == 0 || gemm_param(p, "SLICES") != split.slices)
+        gemm_plan_choose(plan, "SLICES", split.slices);
+    if (gemm_param(p, "SPLIT_ROWS") == 0 || gemm_param(p, "SPLIT_ROWS") != split.rows)
+        gemm_plan_choose(plan, "SPLIT_ROWS", split.rows);
     gemm_plan_split_k(p, plan, sgemm_local_bytes, split);
     return 0;
 }

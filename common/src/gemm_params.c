@@ -29,7 +29,9 @@ static const struct {
      * checked in run 14 (nvidia-h100-run13/14-split-rows.csv), its cost of unpad changed in run 20
      * (nvidia-h100-run20-direct-store.csv). Step 10 (asynchronous copies) takes TSK = 8 and a ring of 3
      * tiles, copied with cp.async on NVIDIA: 166 registers, so 3 work-groups per multiprocessor
-     * (nvidia-h100-run17-async-copy.csv); elsewhere async_work_group_copy (COPY=0). */
+     * (nvidia-h100-run17-async-copy.csv); elsewhere async_work_group_copy (COPY=0). The NVIDIA
+     * row says COPY=2: cp.async where the GPU has it (compute capability 8.0+), else COPY=0, so
+     * that older NVIDIA GPUs (Turing's T4, say) run step 10 with their defaults. */
     {"kernel01_naive", ANY, "TS=16"},
     {"kernel01_naive", GEMM_DEVICE_NVIDIA_GPU, "TS=32"},
     {"kernel02_tiled", ANY, "TS=16"},
@@ -57,7 +59,7 @@ static const struct {
     {"kernel09_split_k", GEMM_DEVICE_NVIDIA_GPU, "TSM=128 TSN=128 TSK=16 WTM=64 WTN=64 WPTM=16 WPTN=8 GROUPS_PER_CU=2"},
     {"kernel10_async_copy", ANY, "TSM=64 TSN=64 TSK=16 WTM=16 WTN=64 WPTM=4 WPTN=8 WIDTH=4 STAGES=3 COPY=0 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1 SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=2"},
     {"kernel10_async_copy", GEMM_DEVICE_CPU, "TSM=32 TSN=64 WTM=32 WTN=64 WPTM=8 WPTN=8 WIDTH=8 STAGES=2 GROUPS_PER_CU=1"},
-    {"kernel10_async_copy", GEMM_DEVICE_NVIDIA_GPU, "TSM=128 TSN=128 TSK=8 WTM=64 WTN=64 WPTM=16 WPTN=8 STAGES=3 COPY=1 GROUPS_PER_CU=3"},
+    {"kernel10_async_copy", GEMM_DEVICE_NVIDIA_GPU, "TSM=128 TSN=128 TSK=8 WTM=64 WTN=64 WPTM=16 WPTN=8 STAGES=3 COPY=2 GROUPS_PER_CU=3"},
 };
 
 int gemm_params_defaults(const char *step, gemm_device_class cls, gemm_defines *out, gemm_msg *msg)

@@ -52,6 +52,17 @@ void gemm_plan_temp(gemm_plan *plan, gemm_buffer_id which, const char *label, si
     }
 }
 
+int gemm_plan_choose(gemm_plan *plan, const char *name, long value)
+{
+    for (int i = 0; i < GEMM_MAX_CHOSEN; i++)
+        if (!plan->chosen[i]) {
+            plan->chosen[i] = name;
+            plan->chosen_value[i] = value;
+            return 0;
+        }
+    return 1;
+}
+
 static gemm_arg *next_arg(gemm_launch *l)
 {
     static gemm_arg overflow; /* writes past GEMM_MAX_ARGS land here; nargs then flags the bug */

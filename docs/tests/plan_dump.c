@@ -11,7 +11,7 @@
  *       {"launches": [{"kernel", "label", "global", "local", "local_mem", "args"}], "temps": [...],
  *        "chosen": {"NAME": value}} for the plan with the "gpu" defaults overridden by NAME=VALUE
  *       (ranges are not checked: the runner does that before a plan runs), or {"refused": "message"}
- *       and exit 2; "chosen" holds the parameters the plan chose itself (step 9's SLICES=0, SPLIT_ROWS=0), if any.
+ *       and exit 2; "chosen" holds the parameters the plan chose itself (step 9's SLICES=0, SPLIT_ROWS=0, step 10's COPY=2), if any.
  * The device the plan sees guarantees every alignment and, unless --compute-capability says otherwise
  * (major*10 + minor; 0: not an NVIDIA GPU), has every instruction a step may need (an NVIDIA compute
  * capability of 9.0), so only the step's own rules refuse; it has the compute units and the largest
