@@ -230,5 +230,38 @@ ablation() {
   done
 }
 
+# Run 21: what a tile chosen by problem size could give step 10 (not a step yet): step 10 with its
+# NVIDIA defaults (128 x 128 blocks, 16 x 8 per work-item) against smaller blocks of 8 x 8 per
+# work-item (128 x 64, 64 x 128, 64 x 64) and 128 x 128 with 8 x 8 (256 work-items), each with a few
+# GROUPS_PER_CU for the split model (the host chooses SLICES), and the defaults with a 32 x 32
+# transpose tile; beside step 9 and cuBLAS, two rounds at 512 to 8192 (verified up to 2048 and
+# at 1000x3000x500); each build's registers.
+tiles_by_size() {
+  local s r c v e9=build-gpu/kernel09_split_k/kernel09_split_k e10=build-gpu/kernel10_async_copy/kernel10_async_copy
+  local b88="-D WTM=32 -D WTN=64 -D WPTM=8 -D WPTN=8"
+  local cfgs=("" "-D TRANSPOSE_TILE=32"
+              "-D TSN=64 $b88 -D GROUPS_PER_CU=4" "-D TSN=64 $b88 -D GROUPS_PER_CU=6"
+              "-D TSM=64 $b88 -D GROUPS_PER_CU=4" "-D TSM=64 $b88 -D GROUPS_PER_CU=6"
+              "-D TSM=64 -D TSN=64 $b88 -D GROUPS_PER_CU=6" "-D TSM=64 -D TSN=64 $b88 -D GROUPS_PER_CU=8"
+              "-D TSM=64 -D TSN=64 $b88 -D GROUPS_PER_CU=12"
+              "$b88 -D GROUPS_PER_CU=2" "$b88 -D GROUPS_PER_CU=3")
+  for c in "${cfgs[@]}"; do
+    # shellcheck disable=SC2086
+    echo "registers with ${c:-the defaults}: $(CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose \
+      $e10 $c --size 256 --no-verify 2>&1 | awk '/entry function .sgemm./ {f = 1} f && /registers/ {print; exit}')"
+  done
+  for r in 1 2; do
+    for s in 512 1024 2048 1000x3000x500 3072 4096 4097 8192; do
+      v=--no-verify; case $s in 512|1024|2048|1000x3000x500) v="" ;; esac
+      set -- ${s//x/ }; [ $# = 1 ] && set -- $1 $1 $1
+      # shellcheck disable=SC2086
+      { $e9 -m $1 -n $2 -k $3 $v --repeat 10 --warmup 3 --csv
+        build-gpu/bench/peer_cublas -m $1 -n $2 -k $3 $v --repeat 10 --warmup 3 --csv | tail -n +2
+        for c in "${cfgs[@]}"; do $e10 $c -m $1 -n $2 -k $3 $v --repeat 10 --warmup 3 --csv | tail -n +2; done
+      } | if [ -s "$out" ]; then tail -n +2 >> "$out"; else cat > "$out"; fi
+    done
+  done
+}
+
 for p in $parts; do $p; done
 rm -f "$best"
