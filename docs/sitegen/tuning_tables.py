@@ -17,7 +17,9 @@
   - stepNN_gap.md (NN the last step): the last step against cuBLAS at every size of each sweep,
     its sgemm kernel and its helper kernels apart;
   - step10_copies.md: step 10 with one change at a time against its defaults and step 9 (the runs
-    NAME-async-copy.csv), with each build's registers.
+    NAME-async-copy.csv), with each build's registers;
+  - step10_blocks.md: step 10 with smaller blocks than its defaults at each size, beside step 9 and
+    cuBLAS (the runs NAME-tiles-by-size.csv): what a block chosen by problem size could give.
 """
 import glob
 import os
@@ -851,6 +853,27 @@ COPIES_REGISTERS = re.compile(r"registers with (.+?): .*Used (\d+) registers")
 CHOSEN = ("SLICES", "SPLIT_ROWS")  # chosen by the host per problem: not part of a configuration's label
 
 
+def log_registers(t):
+    """[(configuration, registers)] from the log beside tuning file t, whose lines 'registers with
+    -D K=V ...: ... Used N registers' (or 'with the defaults') bench/tune_nvidia.sh writes."""
+    log = os.path.splitext(t.path)[0] + ".log"
+    if not os.path.exists(log):
+        return []
+    with open(log, encoding="utf-8") as f:
+        return [(m.group(1), int(m.group(2))) for m in COPIES_REGISTERS.finditer(f.read())]
+
+
+def copy_resolved(D, rows):
+    """Step 10's defaults D as built on the device of a tuning file's rows: COPY=2 (cp.async where
+    the device has it, else async_work_group_copy) is the 1 the host chose where any row of step 10
+    ran with COPY=1 (the host refuses COPY=1 on a device without cp.async), else 0. Without this a
+    run of the defaults, which reports the COPY it built, would not be recognized as one."""
+    if D.get("COPY") != 2:
+        return D
+    has = any(r["step"] == "kernel10_async_copy" and r["_params"].get("COPY") == 1 for r in rows)
+    return dict(D, COPY=1 if has else 0)
+
+
 def copies_snippet(tuning, steps, defaults):
     """Step 10's run against one change at a time (bench/tune_nvidia.sh OUT async_copy): GFLOPS at
     each size for step 9 and for step 10 with its NVIDIA defaults and each change, the registers of
@@ -861,20 +884,16 @@ def copies_snippet(tuning, steps, defaults):
     for t in tuning:
         if not COPIES_FILE.match(t.name) or not base:
             continue
-        registers = {}
-        log = os.path.splitext(t.path)[0] + ".log"
-        if os.path.exists(log):
-            with open(log, encoding="utf-8") as f:
-                for m in COPIES_REGISTERS.finditer(f.read()):
-                    label = "the defaults" if m.group(1) == "the defaults" else m.group(1).replace("-D ", "")
-                    registers[label] = int(m.group(2))
+        registers = {("the defaults" if c == "the defaults" else c.replace("-D ", "")): n
+                     for c, n in log_registers(t)}
         cols, cells = [], {}
+        built = copy_resolved(base, t.rows)
         for row in t.rows:
             if row["step"] not in names:
                 continue
             P = row["_params"]
             if row["step"] == "kernel10_async_copy":
-                diff = [f"{k}={v}" for k, v in P.items() if k not in CHOSEN and base.get(k) != v]
+                diff = [f"{k}={v}" for k, v in P.items() if k not in CHOSEN and built.get(k) != v]
                 label = " ".join(diff) or "the defaults"
             else:
                 label = f"step {names[row['step']]}"
@@ -925,7 +944,8 @@ def alone_label(own, other, diff, other_defaults):
 def alone_configs(t, prev, step, defaults):
     """The rows of ablation file t for the pair of steps (prev, step): {label: {size: [rows]}} in
     the order of the table, labelled by what each ran with against the NVIDIA defaults of both."""
-    d = {s.name: {k: v for k, v in defaults.get(s.name, {}).get("nvidia-gpu", {}).items() if k not in CHOSEN}
+    d = {s.name: copy_resolved({k: v for k, v in defaults.get(s.name, {}).get("nvidia-gpu", {}).items()
+                                if k not in CHOSEN}, t.rows)
          for s in (prev, step)}
     out = {}
     for row in t.rows:
@@ -1062,21 +1082,110 @@ def gap_snippet(results, steps, reference="cublas", label="cuBLAS"):
             total, ref_ms = float(row["median_ms"]), float(ref_row["median_ms"])
             mark = "" if verified and ref_verified else "*"
             helper_ms = sum(t for _, t in helpers)
+            between = total - sgemm - helper_ms
             lines.append(f"| {size_short(size)}{mark} | {ref_ms:.4g} | {total:.4g} ({ref_ms / total:.3f}) | "
                          f"{sgemm:.4g} ({ref_ms / sgemm:.3f}) | {helper_ms:.3g} ({fmt_pct(100.0 * helper_ms / total)}) | "
-                         + (", ".join(f"{md_escape(name)} {t:.3g}" for name, t in helpers) or "none") + " |")
+                         + (", ".join(f"{md_escape(name)} {t:.3g}" for name, t in helpers) or "none")
+                         + f" | {between:.2g} ({fmt_pct(100.0 * between / total)}) |")
         if lines:
             out.append(f"**{md_escape(r.stem)}**, {r.where()}: {label} and step {last.number} "
                        f"(`{md_escape(last.name)}`) in the same sweep, median times in ms (`*`: not verified at "
                        f"that size). In brackets, {label}'s time over the step's, or over its sgemm kernel's "
                        "alone (above 1: faster than the library), and the helper kernels' share of the step's "
-                       "time:\n")
+                       "time. The last column is the step's time less its kernels' (each a median of its own): "
+                       "the time between one kernel's end and the next one's start, where the device runs "
+                       "none of them:\n")
             out.append(f"| size | {label}, ms | step {last.number}, ms | its sgemm kernel, ms | its helper kernels, "
-                       "ms | each helper kernel, ms |")
-            out.append("|---|---:|---:|---:|---:|---|")
+                       "ms | each helper kernel, ms | between the kernels, ms |")
+            out.append("|---|---:|---:|---:|---:|---|---:|")
             out += lines
             out.append("")
     return ("\n".join(out) + "\n") if out else f"No recorded sweep has {label} beside the last step.\n"
+
+
+SIZES_FILE = re.compile(r".+-tiles-by-size\.csv$")
+
+
+def block_label(P):
+    """A configuration of step 10 told by its block, its block per work-item and the model's
+    GROUPS_PER_CU, e.g. '128 x 64, 8 x 8 per work-item, 4 per unit'."""
+    return (f"{P['TSM']} x {P['TSN']}, {P['WPTM']} x {P['WPTN']} per work-item, "
+            f"{P['GROUPS_PER_CU']} per unit")
+
+
+def block_sizes_snippet(tuning, defaults):
+    """step10_blocks.md: step 10 with its NVIDIA defaults against smaller blocks and a 32 x 32
+    transpose tile, beside step 9 and cuBLAS, at each size (bench/tune_nvidia.sh OUT tiles_by_size):
+    each configuration's median over the rounds of its median time; the fastest configuration
+    other than the defaults; the registers of each block from the run's log."""
+    base = {k: v for k, v in defaults.get("kernel10_async_copy", {}).get("nvidia-gpu", {}).items()
+            if k not in CHOSEN}
+    out = []
+    for t in tuning:
+        if not SIZES_FILE.match(t.name) or not base:
+            continue
+        times, verified = {}, {}
+        built = copy_resolved(base, t.rows)
+        for row in t.rows:
+            if row["step"] == "kernel10_async_copy":
+                P = {k: v for k, v in row["_params"].items() if k not in CHOSEN}
+                diff = {k: v for k, v in P.items() if built.get(k) != v}
+                label = ("defaults" if not diff else
+                         "transpose" if set(diff) == {"TRANSPOSE_TILE"} else block_label(P))
+            elif row["step"] in ("kernel09_split_k", "cublas"):
+                label = row["step"]
+            else:
+                continue
+            key = (row["_size"], label)
+            times.setdefault(key, []).append(float(row["median_ms"]))
+            verified[key] = row["status"].startswith("PASS")
+        sizes = sorted({s for s, _ in times}, key=lambda s: (s[0] * s[1] * s[2], s))
+        if not any((s, "defaults") in times for s in sizes):
+            continue
+        registers = {}
+        for c, n in log_registers(t):
+            P = dict(base)
+            if c != "the defaults":
+                P.update(parse_params(c.replace("-D ", "")))
+            registers.setdefault(f"{P['TSM']} x {P['TSN']}, {P['WPTM']} x {P['WPTN']} per work-item", n)
+        dates = sorted(row["date"] for row in t.rows)
+        first = next(row for row in t.rows if row["step"] == "kernel10_async_copy")
+        rounds = max(len(v) for v in times.values())
+        out.append(f"**{md_escape(first['device'])}**, driver {md_escape(first['driver'])}, "
+                   f"`bench/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {dates[0][11:16]} to "
+                   f"{dates[-1][11:16]} UTC; {rounds} rounds, each configuration's median of the rounds' medians; "
+                   "`*` not verified). GFLOPS of step 10 with its NVIDIA defaults, then the rate of the others "
+                   "over it (above 1: faster): the fastest of the smaller blocks at that size, the defaults with "
+                   "a 32 x 32 transpose tile, step 9 and cuBLAS. The host chooses SLICES and SPLIT_ROWS for "
+                   "every configuration by its model with the GROUPS_PER_CU given:\n")
+        out.append("| M x N x K | step 10, defaults | fastest other block | its rate | 32 x 32 transpose | "
+                   "step 9 | cuBLAS |")
+        out.append("|---:|---:|---|---:|---:|---:|---:|")
+
+        def rate(size, label):
+            return 2.0 * size[0] * size[1] * size[2] / median(times[(size, label)]) / 1e6
+
+        for size in sizes:
+            if (size, "defaults") not in times:
+                continue
+            d = rate(size, "defaults")
+            mark = "" if verified[(size, "defaults")] else "*"
+            others = [lab for (s, lab) in times if s == size and lab not in
+                      ("defaults", "transpose", "kernel09_split_k", "cublas")]
+            cells = [f"{size_short(size)}", fmt_gflops(d) + mark]
+            if others:
+                best = max(others, key=lambda lab: rate(size, lab))
+                cells += [md_escape(best), f"{rate(size, best) / d:.3f}x"]
+            else:
+                cells += ["-", "-"]
+            for lab in ("transpose", "kernel09_split_k", "cublas"):
+                cells.append(f"{rate(size, lab) / d:.3f}x" if (size, lab) in times else "-")
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+        if registers:
+            out.append("Registers per work-item of the sgemm (the compiler's report in the run's log): "
+                       + "; ".join(f"{md_escape(k)}: {v}" for k, v in registers.items()) + ".\n")
+    return ("\n".join(out) + "\n") if out else "No run of step 10 with other blocks by problem size is recorded.\n"
 
 
 def render(ctx):
@@ -1104,6 +1213,7 @@ def render(ctx):
         "step10_choice.md": split_choice_snippet(r, ctx.steps, ctx.tuning_dir, ctx.defaults, ctx.ptxas,
                                                  "kernel10_async_copy"),
         "step10_copies.md": copies_snippet(t, ctx.steps, ctx.defaults),
+        "step10_blocks.md": block_sizes_snippet(t, ctx.defaults),
     }
     last = max((s.number for s in ctx.steps), default=0)
     snippets[f"step{last:02d}_gap.md"] = gap_snippet(r, ctx.steps)
