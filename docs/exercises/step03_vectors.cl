@@ -13,8 +13,10 @@
 //  3. the dot product keeps WIDTH sums in one vector: each A element, a scalar, multiplies a
 //     vector of B (an OpenCL scalar-times-vector product applies it to every lane);
 //  4. the result is stored with one vstoren.
-// vloadn(i, p) reads p[i*n] .. p[i*n + n-1]: p + i*n must be aligned to n floats, which holds
-// because K, N and TS are multiples of WIDTH and the buffers are aligned to WIDTH floats.
+// vloadn(i, p) reads p[i*n] .. p[i*n + n-1]; unlike a floatN pointer, it needs p + i*n aligned
+// only to a float (4 bytes), not to n floats (OpenCL C, "Vector Data Load and Store Functions").
+// Here every vector also starts at a multiple of WIDTH floats (K, N and TS are multiples of WIDTH),
+// but vloadn and vstoren do not rely on it.
 
 #if WIDTH == 1
     typedef float floatX;
