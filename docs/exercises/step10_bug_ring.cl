@@ -90,6 +90,8 @@
 //             the implementation's choice). 1: each work-item copies its share with NVIDIA's
 //             cp.async (inline PTX), one commit group per tile, and waits with cp.async.wait_group
 //             (NVIDIA GPUs of compute capability 8.0 or higher only: the host refuses it elsewhere).
+//             The host's COPY = 2 (its NVIDIA default) never reaches this file: it builds it with
+//             1 where the GPU has cp.async and 0 elsewhere.
 // Constraints M a multiple of TSM, N of TSN, K of TSK (true of the padded sizes by construction);
 //             0 <= splitRows <= M/TSM; SLICES >= 1 (a slice left without a tile, when
 //             SLICES > K/TSK, writes zeros); (M + (SLICES-1)*splitRows*TSM)*N < 2^31 (C and the copies, indexed
