@@ -753,7 +753,8 @@ static int build_options(const gemm_defines *params, char *out, size_t len, gemm
      * with the plan made from the checked value): parameters go through -D on the command line */
     for (const char *d = extra ? strstr(extra, "-D") : NULL; d; d = strstr(d + 2, "-D")) {
         const char *name = d + 2;
-        while (*name == ' ' || *name == '\t')
+        /* the compiler takes -D TS=8, -DTS=8 and -D"TS"=8 (the shell's quotes, written out) alike */
+        while (*name == ' ' || *name == '\t' || *name == '"' || *name == '\'')
             name++;
         size_t n = 0;
         while (name[n] == '_' || isalnum((unsigned char)name[n]))
