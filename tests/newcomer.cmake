@@ -44,8 +44,8 @@ set(X ${PROJECT_SOURCE_DIR}/docs/exercises)
 add_test(NAME newcomer.oclgrind_log.exercise_2_1
          COMMAND ${NEWCOMER} oclgrind-log ${CMAKE_CURRENT_BINARY_DIR}/races-2.1.log
                  "Read-write data race at local memory.*First entity.*At line [0-9]+ .*of input\\.cl.*Asub"
-                 $<TARGET_FILE:kernel02_tiled> --kernel-file ${X}/step02_bug_barrier.cl --size 32 --repeat 1
-                 --warmup 0)
+                 $<TARGET_FILE:kernel02_tiled> --kernel-file ${X}/step02_bug_barrier.cl --size 32 -D TS=16
+                 --repeat 1 --warmup 0)
 add_test(NAME newcomer.oclgrind_log.exercise_4_2
          COMMAND ${NEWCOMER} oclgrind-log ${CMAKE_CURRENT_BINARY_DIR}/races-4.2.log
                  "Read-write data race at local memory.*Kernel: transpose.*tile\\["
