@@ -21,6 +21,14 @@
 # must be PoCL (add --platform Portable on a machine with a GPU). JUnit file:
 # build-ci/junit-small-gpu.xml.
 #
+#   tests/run.sh --nvidia-defaults [ctest options]
+# runs the suite of build-ci/ on PoCL with every step taking its NVIDIA GPU defaults
+# (GEMM_DEFAULTS_FOR=nvidia-gpu: the 128 x 128 tiles and the rest that the H100 and H200 ran), so
+# that a test whose expectation holds only for the CPU's defaults (a size the NVIDIA tiles refuse,
+# a bug that hides at a tile that large) fails here and not first on the reader's NVIDIA GPU. Its
+# skips must be those of the plain suite (.ci/expected-skips). The test device must be PoCL. JUnit
+# file: build-ci/junit-nvidia-defaults.xml.
+#
 #   tests/run.sh --fuzz [ctest options]
 # installs clang and libFuzzer, builds the option parser's fuzz target with them (build-fuzz/,
 # preset `fuzz`) and fuzzes it for 60 seconds (test fuzz.options; longer with
@@ -30,11 +38,13 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 preset=ci
 small_gpu=
+nvidia_defaults=
 device_args=()
 while [ $# -gt 0 ]; do
   case $1 in
     --sanitize) preset=sanitize ;;
     --small-gpu) small_gpu=1 ;;
+    --nvidia-defaults) nvidia_defaults=1 ;;
     --fuzz) preset=fuzz ;;
     --platform | --device)
       [ $# -ge 2 ] || { echo "tests/run.sh: $1 needs a value (see --list-devices)" >&2; exit 2; }
@@ -58,22 +68,32 @@ cmake --preset "$preset" "-DGEMM_TEST_ARGS=$test_args" >/dev/null
 device=
 # GEMM_DEFAULTS_FOR left in the caller's environment (docs/hardware.md suggests it for the tour)
 # would reach every test: the plain suite would run another class's defaults, unannounced, and the
-# tests that rely on the device's own (under Oclgrind, say) would fail. Only --small-gpu sets it.
-if [ -z "$small_gpu" ] && [ -n "${GEMM_DEFAULTS_FOR-}" ]; then
-  echo "tests/run.sh: ignoring GEMM_DEFAULTS_FOR=$GEMM_DEFAULTS_FOR (the suite runs with the device's own defaults; --small-gpu runs it with the generic GPU row)" >&2
+# tests that rely on the device's own (under Oclgrind, say) would fail. Only --small-gpu and
+# --nvidia-defaults set it.
+if [ -n "$small_gpu" ] && [ -n "$nvidia_defaults" ]; then
+  echo "tests/run.sh: --small-gpu and --nvidia-defaults are two different runs: give one" >&2
+  exit 2
+fi
+if [ -z "$small_gpu$nvidia_defaults" ] && [ -n "${GEMM_DEFAULTS_FOR-}" ]; then
+  echo "tests/run.sh: ignoring GEMM_DEFAULTS_FOR=$GEMM_DEFAULTS_FOR (the suite runs with the device's own defaults; --small-gpu runs it with the generic GPU row, --nvidia-defaults with NVIDIA's)" >&2
   unset GEMM_DEFAULTS_FOR
 fi
 if [ "$preset" != fuzz ]; then
   # The first line: the device the tests run on (device.sh builds the step it asks first)
   device=$(tests/device.sh "build-$preset" "${device_args[@]}") || { status=$?; echo "$device" >&2; exit $status; }
-  if [ -n "$small_gpu" ]; then
+  if [ -n "$small_gpu$nvidia_defaults" ]; then
     case $device in
       *"Portable Computing Language"*) ;;
-      *) echo "tests/run.sh: --small-gpu needs PoCL as the test device (its POCL_MAX_WORK_GROUP_SIZE makes the small GPU); add --platform Portable. $device" >&2
+      *) echo "tests/run.sh: --small-gpu and --nvidia-defaults need PoCL as the test device (--small-gpu: its POCL_MAX_WORK_GROUP_SIZE makes the small GPU); add --platform Portable. $device" >&2
          exit 2 ;;
     esac
+  fi
+  if [ -n "$small_gpu" ]; then
     export GEMM_DEFAULTS_FOR=gpu POCL_MAX_WORK_GROUP_SIZE=256
     device="$device, as a small GPU: the generic GPU parameters (GEMM_DEFAULTS_FOR=gpu), at most 256 work-items per work-group (POCL_MAX_WORK_GROUP_SIZE=256)"
+  elif [ -n "$nvidia_defaults" ]; then
+    export GEMM_DEFAULTS_FOR=nvidia-gpu
+    device="$device, with the NVIDIA GPU parameters (GEMM_DEFAULTS_FOR=nvidia-gpu)"
   fi
   echo "$device"
 fi
@@ -90,9 +110,17 @@ if [ -n "$small_gpu" ]; then
     exit 1
   fi
 fi
+if [ -n "$nvidia_defaults" ]; then
+  # Likewise: step 3 must take NVIDIA's row (TS=64 WIDTH=4; the CPU's is TS=32 WIDTH=8)
+  step3=$("build-$preset/kernel03_vectorized/kernel03_vectorized" --size 64 --repeat 1 --warmup 0 "${device_args[@]}" 2>&1 || true)
+  if ! grep -q '^parameters  *TS=64 WIDTH=4$' <<<"$step3"; then
+    echo "tests/run.sh: --nvidia-defaults is not in effect: step 3 did not take TS=64 WIDTH=4 by default" >&2
+    exit 1
+  fi
+fi
 status=0
 # The results as JUnit XML too, for the list of skipped tests and their reasons printed below
-junit="$root/build-$preset/junit${small_gpu:+-small-gpu}.xml"
+junit="$root/build-$preset/junit${small_gpu:+-small-gpu}${nvidia_defaults:+-nvidia-defaults}.xml"
 rm -f "$junit"
 ctest --preset "$preset" --output-junit "$junit" "$@" || status=$?
 [ ! -f "$junit" ] || python3 tests/skips.py "$junit" || status=$?
