@@ -1104,6 +1104,7 @@ def gap_snippet(results, steps, reference="cublas", label="cuBLAS"):
 
 
 SIZES_FILE = re.compile(r".+-tiles-by-size\.csv$")
+BLOCK_KEYS = ("TSM", "TSN", "WPTM", "WPTN")  # a block of C and its block per work-item
 
 
 def block_label(P):
@@ -1126,19 +1127,36 @@ def block_sizes_snippet(tuning, defaults):
             continue
         times, verified = {}, {}
         built = copy_resolved(base, t.rows)
+        # Each configuration apart: one label per configuration, so that no two share a median (a
+        # change besides the block is named after it, the warp tile where two differ by it alone);
+        # the defaults' block with another change is not another block, and is left out
+        runs, warps = [], {}
         for row in t.rows:
             if row["step"] == "kernel10_async_copy":
                 P = {k: v for k, v in row["_params"].items() if k not in CHOSEN}
                 diff = {k: v for k, v in P.items() if built.get(k) != v}
-                label = ("defaults" if not diff else
-                         "transpose" if set(diff) == {"TRANSPOSE_TILE"} else block_label(P))
+                if not diff:
+                    label = "defaults"
+                elif diff == {"TRANSPOSE_TILE": 32}:
+                    label = "transpose"
+                elif all(P.get(k) == built.get(k) for k in BLOCK_KEYS):
+                    continue
+                else:
+                    label = block_label(P) + "".join(f", {k}={v}" for k, v in diff.items()
+                                                     if k not in BLOCK_KEYS + ("WTM", "WTN", "GROUPS_PER_CU"))
+                    warps.setdefault(label, set()).add((P.get("WTM"), P.get("WTN")))
+                    label = (label, P.get("WTM"), P.get("WTN"))
             elif row["step"] in ("kernel09_split_k", "cublas"):
                 label = row["step"]
             else:
                 continue
+            runs.append((row, label))
+        for row, label in runs:
+            if isinstance(label, tuple):
+                label = label[0] + (f", warp tile {label[1]} x {label[2]}" if len(warps[label[0]]) > 1 else "")
             key = (row["_size"], label)
             times.setdefault(key, []).append(float(row["median_ms"]))
-            verified[key] = row["status"].startswith("PASS")
+            verified[key] = verified.get(key, True) and row["status"].startswith("PASS")
         sizes = sorted({s for s, _ in times}, key=lambda s: (s[0] * s[1] * s[2], s))
         if not any((s, "defaults") in times for s in sizes):
             continue

@@ -12,7 +12,10 @@ columns, checks that each row of it lands in the right line of the table:
   - step 10's NVIDIA default COPY=2 is reported by a run as the 1 or 0 the host built: a run with
     COPY=1 is the defaults where the device has cp.async (some row of the file ran COPY=1), one with
     COPY=0 only where none did; the same holds for the table of step 10's changes one at a time
-    (step10_copies.md), whose column of the defaults is "the defaults".
+    (step10_copies.md), whose column of the defaults is "the defaults";
+  - step 10 against smaller blocks (step10_blocks.md): each configuration has a median of its own
+    (two that share a block but differ in another parameter are not pooled), and the defaults'
+    block with another change is not offered as the fastest other block.
 Usage: test_alone.py SOURCE_DIR"""
 import csv
 import os
@@ -36,10 +39,10 @@ def with_params(step, **changes):
     return " ".join(f"{k}={v}" for k, v in P.items())
 
 
-def row(step, size, gflops, text, status="PASS"):
+def row(step, size, gflops, text, status="PASS", ms=1.0):
     return {"step": step, "platform": "NVIDIA CUDA", "device": "Test GPU", "driver": "1.0", "m": size, "n": size,
-            "k": size, "alpha": 1, "beta": 0, "params": text, "warmup": 3, "repeat": 10, "median_ms": 1.0,
-            "best_ms": 1.0, "gflops": gflops, "gflops_best": gflops, "max_err_over_bound": 0.1, "status": status,
+            "k": size, "alpha": 1, "beta": 0, "params": text, "warmup": 3, "repeat": 10, "median_ms": ms,
+            "best_ms": ms, "gflops": gflops, "gflops_best": gflops, "max_err_over_bound": 0.1, "status": status,
             "date": "2026-11-23T19:32:00Z"}
 
 
@@ -52,6 +55,8 @@ def table(rows, number, name="test-ablation.csv"):
             w.writerows(rows)
         if name.endswith("-async-copy.csv"):
             return tuning_tables.copies_snippet([TuningFile(path)], steps, defaults)
+        if name.endswith("-tiles-by-size.csv"):
+            return tuning_tables.block_sizes_snippet([TuningFile(path)], defaults)
         return tuning_tables.alone_snippet([TuningFile(path)], steps, defaults, number)
 
 
@@ -114,6 +119,16 @@ copies = table(rows, 10, "test-async-copy.csv")
 head = next((l for l in copies.splitlines() if l.startswith("| M=N=K |")), "")
 expect("| the defaults |" in head and "| COPY=0 |" in head and "COPY=1" not in head,
        f"step 10's changes one at a time: {head}")
+
+b88 = dict(TSN=64, WTM=32, WTN=64, WPTM=8, WPTN=8, GROUPS_PER_CU=4)
+blocks = table([row(s10, 4096, 1000, with_params(s10, COPY=1)),
+                row(s10, 4096, 1000, with_params(s10, COPY=0)),                # the defaults' block, another copy
+                row(s10, 4096, 1000, with_params(s10, COPY=1, GROUPS_PER_CU=2)),  # the defaults' block
+                row(s10, 4096, 1000, with_params(s10, COPY=1, STAGES=2, **b88), ms=0.5),
+                row(s10, 4096, 1000, with_params(s10, COPY=1, **b88), ms=2.0)], 10, "test-tiles-by-size.csv")
+best = line(blocks, "4096")
+expect(best and "128 x 64, 8 x 8 per work-item, 4 per unit, STAGES=2 | 2.000x |" in best,
+       f"step 10's smaller blocks: each configuration apart, the defaults' block not another: {best}")
 
 for f in failures:
     print(f"FAIL: {f}", file=sys.stderr)
