@@ -55,6 +55,15 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+# Options that are two different runs, refused before anything is installed, configured or built
+if [ -n "$small_gpu" ] && [ -n "$nvidia_defaults" ]; then
+  echo "tests/run.sh: --small-gpu and --nvidia-defaults are two different runs: give one" >&2
+  exit 2
+fi
+if [ "$preset" = fuzz ] && [ -n "$small_gpu$nvidia_defaults" ]; then
+  echo "tests/run.sh: --fuzz runs the option parser's fuzz target, not the suite: give it without --small-gpu or --nvidia-defaults" >&2
+  exit 2
+fi
 # shellcheck source=../common/deps.sh
 . common/deps.sh
 packages="$GEMM_PACKAGES_RUN $GEMM_PACKAGES_TEST -- $GEMM_PACKAGES_TEST_OPTIONAL"
@@ -70,10 +79,6 @@ device=
 # would reach every test: the plain suite would run another class's defaults, unannounced, and the
 # tests that rely on the device's own (under Oclgrind, say) would fail. Only --small-gpu and
 # --nvidia-defaults set it.
-if [ -n "$small_gpu" ] && [ -n "$nvidia_defaults" ]; then
-  echo "tests/run.sh: --small-gpu and --nvidia-defaults are two different runs: give one" >&2
-  exit 2
-fi
 if [ -z "$small_gpu$nvidia_defaults" ] && [ -n "${GEMM_DEFAULTS_FOR-}" ]; then
   echo "tests/run.sh: ignoring GEMM_DEFAULTS_FOR=$GEMM_DEFAULTS_FOR (the suite runs with the device's own defaults; --small-gpu runs it with the generic GPU row, --nvidia-defaults with NVIDIA's)" >&2
   unset GEMM_DEFAULTS_FOR
