@@ -1171,7 +1171,9 @@ def block_sizes_snippet(tuning, defaults):
         rounds = max(len(v) for v in times.values())
         out.append(f"**{md_escape(first['device'])}**, driver {md_escape(first['driver'])}, "
                    f"`bench/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {dates[0][11:16]} to "
-                   f"{dates[-1][11:16]} UTC; {rounds} rounds, each configuration's median of the rounds' medians; "
+                   f"{dates[-1][11:16]} UTC; " + ("one round, each configuration's median" if rounds == 1 else
+                                                   f"{rounds} rounds, each configuration's median of the rounds' medians")
+                   + "; "
                    "`*` not verified). GFLOPS of step 10 with its NVIDIA defaults, then the rate of the others "
                    "over it (above 1: faster): the fastest of the smaller blocks at that size, the defaults with "
                    "a 32 x 32 transpose tile, step 9 and cuBLAS. The host chooses SLICES and SPLIT_ROWS for "
