@@ -4,7 +4,8 @@ docs/tests/test_geometry.py checks against the step's plan() and kernel), for on
     work-group computes, the band of A and B it reads and the k-slice (tile) it holds now; step 6's
     zero-padding and step 1's idle work-items hatched;
   - middle: the tiles in local memory as the kernel declares them (step 4's k-major A tile, step
-    7's two buffers), with the k-slice the work-items read at one k and what three of them read;
+    7's two buffers, step 10's ring of STAGES), what each buffer holds (Geometry.buffer_tiles), the
+    k-slice the work-items read at one k and what three of them read;
   - right: the block of C, and which elements three neighbouring work-items own (their vectors,
     their register blocks and how the blocks interleave).
 Step 9 (K split into SLICES slices for the last SPLIT_ROWS rows of blocks) shows a problem at which
@@ -220,8 +221,9 @@ def panel_problem(cv, v):
             if s:  # on A beside the split rows only: the whole rows walk all of K
                 cv.ax.plot([ax0 + b0, ax0 + b0], [split_y, m], color="#7a55b0", lw=0.9, ls=(0, (3, 2)), zorder=7)
                 cv.ax.plot([0, n], [by0 + b0, by0 + b0], color="#7a55b0", lw=0.9, ls=(0, (3, 2)), zorder=7)
-            if g.slices <= 8 and b1 > b0:
-                cv.text(ax0 + (b0 + b1) / 2, m + gap * 0.12, f"slice {s}", va="top", size=7, color="#5a3d8a",
+            if g.slices <= 8 and b1 > b0:  # "slice s" where 4 or fewer share A's width, else "s" (they would overlap)
+                label = f"slice {s}" if g.slices <= 4 else f"{s}"
+                cv.text(ax0 + (b0 + b1) / 2, m + gap * 0.12, label, va="top", size=7, color="#5a3d8a",
                         weight="bold" if s == v.slice else "normal")
     cv.rect(ax0 + k0, ty, k1 - k0, a_rows, fill=BAND_FILL, edge="#5b7bb0", lw=0.6, z=2)
     cv.rect(tx, by0 + k0, b_cols, k1 - k0, fill=BAND_FILL, edge="#5b7bb0", lw=0.6, z=2)
@@ -286,13 +288,13 @@ def panel_tiles(cv, v):
             what = f"row k: {pn} = {cols_blk} columns"
         y += 2.2 * unit
         cv.text(0, y - 0.4 * unit, f"{tile.name}{decl}{vec}: {what}", ha="left", va="bottom", size=8)
+        held = g.buffer_tiles(v.group, t)
         for b in range(tile.buffers):  # step 7: the buffers one under the other
             current = tile.buffers == 1 or b == t % tile.buffers
             if tile.buffers > 1:
                 y += 1.6 * unit
-                cv.text(0, y - 0.3 * unit, f"buffer {b}: " + (f"tile {tile_k}, read now" if current else
-                        f"tile {tile_k + 1}, being stored (from registers)"), ha="left", va="bottom", size=7.5,
-                        color="#333333" if current else "#777777")
+                cv.text(0, y - 0.3 * unit, f"buffer {b}: " + buffer_text(g, v.group, *held[b]), ha="left",
+                        va="bottom", size=7.5, color="#333333" if current else "#777777")
             cv.rect(0, y, cols, rows, fill="#fafbfc" if current else "#eeeeee", edge="#333333", lw=0.9, z=1)
             cv.grid(0, y, rows, cols, 1, 1, lw=0.25)
             if w > 1:
@@ -304,6 +306,19 @@ def panel_tiles(cv, v):
             "a row of Bsub)" + ("; hatched: zeros of the padding" if v.padded else ""))
     cv.text(0, y + 0.6 * unit, note, ha="left", va="top", size=8, color="#5a3d8a")
     cv.finish(-0.5, -0.5 * unit, widest + 3 * unit, y + 2.5 * unit, "The tiles in local memory")
+
+
+def buffer_text(g, group, u, state):
+    """What one buffer holds while the work-group computes a tile (Geometry.buffer_tiles), for its
+    caption: the tile's index along K and where it is on its way."""
+    k = g.tile_of(group, u)
+    if state == "read":
+        return f"tile {k}, read now"
+    if state == "done":
+        return f"tile {k}, used (no tile left to copy)"
+    if g.staging == "copy":
+        return f"tile {k}, being copied (asynchronously, not through registers)"
+    return f"tile {k} next: loading into registers, stored here after the barrier"
 
 
 def tile_view(cv, v, tile, x, y):
@@ -374,8 +389,15 @@ def summary_lines(g, d, asked=None, device=None):
     own = f"Each work-item stores {pr} x {pc} = {pr * pc} element{'s' if pr * pc > 1 else ''} of C"
     lines.append(own + (": " + d.ownership_text(P) if d.ownership_text(P) else "") + ".")
     if g.tiles and g.tiles[0].buffers > 1:
-        lines.append(f"{g.tiles[0].buffers} buffers of each tile: tile t is computed from buffer t%2 while tile t+1 "
-                     "travels from global memory through registers into the other.")
+        b = g.tiles[0].buffers
+        if g.staging == "copy":
+            ahead = "tile t+1" if b == 2 else f"tiles t+1 to t+{b - 1}"
+            lines.append(f"A ring of {b} buffers of each tile: tile t is computed from buffer t%{b} while the copies of "
+                         f"{ahead} travel from global memory straight into the {'other' if b == 2 else 'others'}, without passing through "
+                         "registers.")
+        else:
+            lines.append(f"{b} buffers of each tile: tile t is computed from buffer t%{b} while tile t+1 travels from "
+                         "global memory into registers, stored into the other buffer after the next barrier.")
     if g.slices > 1:
         tiles_k = g.kernel_size[2] // g.k_tile
         sizes = sorted({len(g.tile_range(g.group_at(g.block_rows - 1, 0, s))) for s in range(g.slices)})

@@ -75,6 +75,26 @@ class Geometry:
         self.sub_tiles = d.sub_tiles(P)                      # step 8's warp tiles: (row, column, rows, columns)
         self.warp_items = d.warp_items(P)                    # work-items per warp tile, or None
         self.local_bytes = d.local_bytes(P)
+        self.staging = d.staging                             # how the next tiles travel: "registers" or "copy"
+
+    def buffer_tiles(self, group, t):
+        """What each local buffer of a tile holds while work-group `group` computes the t-th tile of its
+        walk along K (steps 7 on; {} with one buffer): {buffer: (u, state)}, u a tile of the walk.
+        Tile u lives in buffer u % buffers (Tile.cell). state "read" for tile t; "ahead" for the
+        tiles on their way: with staging "registers" (steps 7-9) tile t+1, loaded into registers while
+        tile t is computed and stored into its buffer after the next barrier; with "copy" (step 10's
+        ring) tiles t+1 .. t+buffers-1, copied straight into their buffers. "done" where no tile is
+        left to come: the buffer still holds tile u, already used."""
+        buffers = max((tile.buffers for tile in self.tiles), default=1)
+        if buffers < 2:
+            return {}
+        walk = len(self.tile_range(group)) if self.k_tile else 1
+        ahead = buffers - 1 if self.staging == "copy" else 1
+        out = {t % buffers: (t, "read")}
+        for j in range(1, buffers):
+            u = t + j if j <= ahead and t + j < walk else t + j - buffers
+            out[(t + j) % buffers] = (u, "ahead" if u > t else "done")
+        return out
 
     def owned(self, lx, ly):
         """The (row, column) elements of the block that work-item (lx, ly) stores, in the order of
@@ -165,6 +185,7 @@ class StepDef:
     a_transposed = False   # the sgemm kernel reads A transposed (K x M), written by a helper kernel
     chosen = ()            # parameters whose value 0 lets the host choose (the report shows the choice)
     host_only = ()         # parameters only the host reads: the kernels' code does not depend on them
+    staging = None         # with several buffers of a tile: how the next tiles reach them ("registers", "copy")
 
     def resolve(self, P, size, device=None):
         """P with every parameter of `chosen` that is 0 replaced by what the host chooses for this
@@ -413,6 +434,7 @@ class DoubleBuffering(Padding):
     """Step 6 with two local buffers of each tile: tile t in buffer t%2, tile t+1 loaded from global
     memory into registers while tile t is computed (double_buffering.cl)."""
     name = "kernel07_double_buffering"
+    staging = "registers"
 
     def arithmetic(self, P, size):
         out = super().arithmetic(P, size)
@@ -707,6 +729,7 @@ class AsyncCopy(SplitK):
     async_work_group_copy, 1: NVIDIA's cp.async, 2: the host chooses 1 where the device has it,
     else 0); the geometry is the same either way."""
     name = "kernel10_async_copy"
+    staging = "copy"
 
     @staticmethod
     def copy_as_run(P, other):

@@ -597,6 +597,12 @@ class Tracer:
         self.loops = {}
         self.access = {}    # (array, group, float path) -> [[kind, item, first epoch, last epoch or None]]
         self.async_sink = None  # while an asynchronous copy runs: the list its records go to
+        # when each work-item first stores or copies tile t of the walk into local memory, and first reads
+        # it: (work-item, t) -> (epoch, count, kind) and (epoch, count); the count orders one work-item's own
+        # accesses (the trace runs the work-items one after another)
+        self.seq = 0
+        self.tile_loaded = {}
+        self.tile_read = {}
         self.start_item(None)
 
     def start_item(self, item):
@@ -678,11 +684,15 @@ class Tracer:
             key = (array, self.item[0], self.loops.get("t"), path[:-1] + (path[-1] + lane,))
             self.loads.setdefault(key, set()).add((buffer, first + lane))
             rec = self._access(array, path[:-1] + (path[-1] + lane,), "write" if self.async_sink is None else "async")
+            self.seq += 1
+            self.tile_loaded.setdefault((self.item, self.loops.get("t")), (self.epoch, self.seq, rec[0]))
             if self.async_sink is not None:
                 self.async_sink.append(rec)
 
     def read(self, array, paths):
         entry = self.reads.setdefault(self.item, [])
+        self.seq += 1
+        self.tile_read.setdefault((self.item, self.loops.get("t")), (self.epoch, self.seq))
         for p in paths:
             entry.append((array, self.loops.get("t"), self.loops.get("k"), p))
             self._access(array, p, "read")

@@ -8,7 +8,9 @@ what the diagrams draw) is compared with
     and of each further slice's copy of the split rows exactly once, where the descriptor puts it),
     which element of A or B each tile element is loaded from (every tile element once per tile),
     which tiles of K each work-group walks through (all of them in a whole row, its slice's in a
-    split one; the work-groups of a block together every tile exactly once), and which tile
+    split one; the work-groups of a block together every tile exactly once), which tiles are on
+    their way into local memory while a tile is read and how (what the diagrams' captions of the
+    buffers say: step 10's ring of copies, steps 7-9's next tile through registers), and which tile
     elements each work-item reads at each k, with no data race in local memory (a write, or an
     asynchronous copy in flight, that no barrier or wait separates from another work-item's access:
     cltrace.py's model, which also finds the races of exercise 7.1 and of step 10 with its barrier
@@ -282,6 +284,30 @@ class Geometry(unittest.TestCase):
                 with self.assertRaisesRegex(AssertionError, r": (Asub|Bsub) element \("):  # the tile's place check
                     self.check_trace(bug, d, d.geometry(P, size))
 
+    def test_ring_check_catches_wrong_buffers(self):
+        """The check of what each buffer holds (check_ring) fails where the geometry says what the
+        diagrams of step 10 once said: tile t+1 only, through registers (step 7's schedule), or a
+        ring whose copies run one tile less ahead than the kernel's."""
+        s = next((s for s in self.steps if s.name == "kernel10_async_copy"), None)
+        if s is None:
+            self.skipTest("no step 10")
+        d = stepdefs.get(s.name)
+        P, size = dict(self.defaults[s.name]["gpu"], **SPLIT_SMALL, STAGES=3, SLICES=1), (32, 32, 48)
+        kernel = os.path.join(SOURCE, s.kernel)
+        for copy in (0, 1):
+            with self.subTest(COPY=copy):
+                g = d.geometry(dict(P, COPY=copy), size)
+                self.check_trace(kernel, d, g)  # as the descriptor says: passes
+                g.staging = "registers"
+                with self.assertRaisesRegex(AssertionError, "while tile [0-9]+ is read"):
+                    self.check_trace(kernel, d, g)
+                g = d.geometry(dict(P, COPY=copy), size)
+                g.buffer_tiles = lambda group, t, real=g.buffer_tiles: {
+                    b: ((u, "done") if state == "ahead" and u == t + 2 else (u, state))
+                    for b, (u, state) in real(group, t).items()}
+                with self.assertRaisesRegex(AssertionError, "while tile [0-9]+ is read"):
+                    self.check_trace(kernel, d, g)
+
     def races(self, kernel, g):
         """The data races in local memory the tracer finds in `kernel` run with g's launch."""
         m, n, k = g.kernel_size
@@ -496,8 +522,37 @@ class Geometry(unittest.TestCase):
                 at.setdefault((t, kk), {}).setdefault(array, set()).add(path)
             for (t, kk), got in at.items():
                 self.assertEqual(got, g.reads(*item, kk, t), f"work-item {item} at k = {kk}")
+        self.check_ring(tr, g)
         # and nothing in local memory is read while it is being written, or written twice at once
         self.assertEqual(tr.races(), [], "data races in local memory")
+
+    def check_ring(self, tr, g):
+        """What the diagram says each local buffer holds while a tile is computed (Geometry.buffer_tiles:
+        the tiles on their way and how they travel), against the kernel: the tiles whose store or copy
+        into local memory has started when tile t is read (in an epoch before the first read of it, or
+        in that epoch before the same work-item's read). With "copy" (step 10), exactly the tiles the
+        geometry calls ahead, copied asynchronously; with "registers" (steps 7-9), none: the next tile
+        waits in registers and is stored after the reads, by plain stores."""
+        if max((tile.buffers for tile in g.tiles), default=1) < 2:
+            return
+        reads = {}
+        for ((group, lid), t), at in tr.tile_read.items():
+            reads.setdefault((group, t), {})[lid] = at
+        for (group, t), by_item in reads.items():
+            first = min(epoch for epoch, _ in by_item.values())
+            started = set()
+            for ((grp, lid), u), (epoch, count, _) in tr.tile_loaded.items():
+                mine = by_item.get(lid)
+                if grp == group and u > t and (epoch < first or (mine and (epoch, count) < mine)):
+                    started.add(u)
+            held = g.buffer_tiles(group, t)
+            self.assertEqual(held[t % len(held)], (t, "read"), f"work-group {group}, tile {t}")
+            ahead = {u for u, state in held.values() if state == "ahead"}
+            self.assertEqual(started, ahead if g.staging == "copy" else set(),
+                             f"work-group {group}: the tiles on their way into local memory while tile {t} is read, "
+                             f"by the kernel; the geometry ({g.staging}) says {sorted(ahead)}")
+        kinds = {kind for (_, _, kind) in tr.tile_loaded.values()}
+        self.assertEqual(kinds, {"async" if g.staging == "copy" else "write"}, "how the tiles reach local memory")
 
     def check_unpad(self, kernel, g, launch):
         """`unpad` as the plan launches it: each element of C written once, by the work-item that reads
