@@ -556,6 +556,7 @@ int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg
     /* Show the compiler's own words on a failure: they are what a learner needs to fix the kernel.
      * GEMM_BUILD_LOG=1 shows them after a success too (e.g. register use with -cl-nv-verbose). */
     const char *want = getenv("GEMM_BUILD_LOG");
+    int shown = 0; /* a driver may give no log (an error other than the compiler's) */
     if (err != CL_SUCCESS || (want && *want && strcmp(want, "0") != 0)) {
         size_t size = 0;
         char *log = NULL;
@@ -567,13 +568,14 @@ int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg
             fprintf(stderr, "----- OpenCL build log (options: %s) -----\n%s\n----- end of build log -----\n",
                     options, log);
             gemm_message_end();
+            shown = 1;
         }
         free(log);
     }
     if (err == CL_SUCCESS)
         return save_binary(cl, getenv("GEMM_PROGRAM_BINARY"), msg);
-    return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "the OpenCL program did not build: %s (%d); build log above",
-                     gemm_cl_error_name(err), (int)err);
+    return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "the OpenCL program did not build: clBuildProgram failed: %s (%d); %s",
+                     gemm_cl_error_name(err), (int)err, shown ? "build log above" : "the driver gave no build log");
 }
 
 int gemm_cl_kernel(gemm_cl *cl, const char *name, cl_kernel *kernel, gemm_msg *msg)

@@ -651,7 +651,8 @@ static int prepare_run(runner *r, const gemm_problem *p, cl_event *last, gemm_ms
         err = clEnqueueFillBuffer(r->cl.queue, c->view, &poison, sizeof poison, 0, c->elems * sizeof(float), 0, NULL,
                                   &ev);
     if (err != CL_SUCCESS)
-        return gemm_cl_fail(msg, "restoring C before a run", err);
+        return gemm_cl_fail(msg, p->beta != 0.0f ? "clEnqueueCopyBuffer(restoring C)" : "clEnqueueFillBuffer(restoring C)",
+                            err);
     for (int b = GEMM_BUF_T0; b < GEMM_BUF_COUNT; b++) {
         if (!r->buf[b].view)
             continue;
