@@ -332,17 +332,22 @@ static int measure_copy(gemm_cl *cl, const peak_config *cfg, peak_result *res, g
         pattern[i] = (float)i;
     if (!rc) {
         /* Fill both, so every page is in place before timing; the copy must overwrite the zeros. */
+        const char *what = "clEnqueueFillBuffer(copy buffers)"; /* the call that failed, for the message */
         err = clEnqueueFillBuffer(cl->queue, src, pattern, sizeof pattern, 0, bytes, 0, NULL, NULL);
         if (err == CL_SUCCESS)
             err = clEnqueueFillBuffer(cl->queue, dst, &zero, sizeof zero, 0, bytes, 0, NULL, NULL);
-        if (err == CL_SUCCESS)
+        if (err == CL_SUCCESS) {
+            what = "clSetKernelArg(copy buffers)";
             err = clSetKernelArg(kernel, 0, sizeof src, &src);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(kernel, 1, sizeof dst, &dst);
-        if (err == CL_SUCCESS)
+            if (err == CL_SUCCESS)
+                err = clSetKernelArg(kernel, 1, sizeof dst, &dst);
+        }
+        if (err == CL_SUCCESS) {
+            what = "clFinish(filling the copy buffers)";
             err = clFinish(cl->queue);
+        }
         if (err != CL_SUCCESS)
-            rc = gemm_cl_fail(msg, "preparing the copy buffers", err);
+            rc = gemm_cl_fail(msg, what, err);
     }
     double median = 0, best = 0;
     if (!rc)

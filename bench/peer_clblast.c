@@ -21,5 +21,8 @@ int main(int argc, char **argv)
 {
     static const gemm_step step = {"clblast", "CLBlast's SGEMM (row-major) on the same device and buffers",
                                    NULL, NULL, 0, NULL, clblast_sgemm};
-    return gemm_step_main(&step, argc, argv);
+    const int rc = gemm_step_main(&step, argc, argv);
+    // CLBlast keeps the programs it compiled, and with them the context, until its cache is cleared
+    CLBlastClearCache();
+    return rc;
 }
