@@ -303,3 +303,45 @@ gemm_expect_robust(bad.kernel_file_wrong_arg_type 2 "kernel 'sgemm' does not tak
                    ${T2} --size 64 --kernel-file ${KERNELS}/wrong_arg_type.cl)
 # the C1 control U+009B (CSI) in an argument does not reach the terminal
 gemm_robust(bad.c1_control_character printf "--fa\\302\\233st" -- 2 "unknown option '--fa\\?st' \\(see --help\\)" ${T2})
+
+# --- 9. OpenCL calls that fail: one clear line, exit 3, everything released ----------------------
+# fault_inject.c, preloaded, makes the Nth OpenCL call of a run fail; fault_injection.py runs a
+# program once as is to list its calls, then fails the first and the last call of each call site,
+# one run each (README: "Faults"). Not built with the sanitizers (it is preloaded ahead of ASan's
+# runtime), but the programs it is loaded into are: in the sanitized build LeakSanitizer checks
+# every failed run's host memory too.
+add_library(fault_inject MODULE fault_inject.c)
+target_include_directories(fault_inject PRIVATE $<TARGET_PROPERTY:OpenCL::OpenCL,INTERFACE_INCLUDE_DIRECTORIES>)
+target_compile_definitions(fault_inject PRIVATE CL_TARGET_OPENCL_VERSION=120)
+target_compile_options(fault_inject PRIVATE -Wall -Wextra $<$<BOOL:${GEMM_WERROR}>:-Werror>)
+target_link_libraries(fault_inject PRIVATE ${CMAKE_DL_LIBS})
+set(FAULTS ${CMAKE_CURRENT_SOURCE_DIR}/fault_injection.py)
+# gemm_faults(<step> <GEMM_FAULT_DISCRETE: 0 or 1> [fault_injection.py options] -- [args...])
+function(gemm_faults step discrete)
+  list(FIND ARGN "--" sep)
+  list(SUBLIST ARGN 0 ${sep} opts)
+  math(EXPR first "${sep} + 1")
+  list(SUBLIST ARGN ${first} -1 args)
+  add_test(NAME faults.${step} COMMAND ${Python3_EXECUTABLE} ${FAULTS} ${opts} $<TARGET_FILE:fault_inject>
+                                        $<TARGET_FILE:${step}> ${GEMM_TEST_EXTRA} ${args})
+  set_tests_properties(faults.${step} PROPERTIES LABELS robustness TIMEOUT 300
+                       ENVIRONMENT GEMM_FAULT_DISCRETE=${discrete})
+endfunction()
+# Steps 6 to 10 share their host code: 65 x 60 x 70 pads A, B and C with the CPU's tiles, and SLICES=2
+# SPLIT_ROWS=1 splits K in the last row of blocks (steps 9 and 10). One warm-up run and one timed
+# run: the second run restores C and re-poisons the helpers first. beta = 0.5 restores C by a copy,
+# beta = 0 by a fill; GEMM_FAULT_DISCRETE=1 takes a discrete GPU's path (buffers written from the
+# host, no inaccessible pages around them), 0 the path of host memory (PoCL's own).
+if(Python3_Interpreter_FOUND)
+  set(fault_size -m 65 -n 60 -k 70 --repeat 1 --warmup 1 --defaults-for cpu)
+  gemm_faults(${N1} 0 -- --size 64 --repeat 1 --warmup 1 --defaults-for cpu)
+  gemm_faults(kernel06_padding 1 -- ${fault_size} --beta 0.5)
+  gemm_faults(kernel09_split_k 0 -- ${fault_size} -D SLICES=2 -D SPLIT_ROWS=1 --beta 0.5)
+  gemm_faults(kernel10_async_copy 1 -- ${fault_size} -D SLICES=2 -D SPLIT_ROWS=1)
+  # CLBlast's own calls through the same loader, which the harness reports as CLBlastSgemm failing:
+  # the first call of each site only (the last ones are the library's again, and its runs are slow
+  # under the sanitizers)
+  if(TARGET peer_clblast)
+    gemm_faults(peer_clblast 0 --first --library libclblast:CLBlastSgemm -- -m 65 -n 60 -k 70 --repeat 1 --warmup 1)
+  endif()
+endif()
