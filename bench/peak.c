@@ -311,7 +311,12 @@ static int measure_copy(gemm_cl *cl, const peak_config *cfg, peak_result *res, g
         bytes = (size_t)dev->max_alloc;
     if (bytes > dev->global_mem / 4)
         bytes = (size_t)(dev->global_mem / 4);
-    const size_t unit = local * 4 * sizeof(float); /* whole work-groups of float4 */
+    /* Whole work-groups of float4, and whole copies of the source's pattern: clEnqueueFillBuffer
+     * refuses a size that is not a multiple of the pattern's (CL_INVALID_VALUE), which a
+     * work-group of a size not a multiple of 8 (a device or kernel limit below 256) would give */
+    size_t unit = local * 4 * sizeof(float);
+    while (unit % (COPY_PATTERN * sizeof(float)) != 0)
+        unit += local * 4 * sizeof(float);
     bytes = bytes / unit * unit;
     if (bytes < 2 * COPY_CHECK_BYTES) {
         clReleaseKernel(kernel);
@@ -319,7 +324,7 @@ static int measure_copy(gemm_cl *cl, const peak_config *cfg, peak_result *res, g
                          bytes);
     }
     if (cfg->copy_mib && bytes < ((size_t)cfg->copy_mib << 20))
-        gemm_note("--copy-mib %ld reduced to %.1f MiB (device limits)", cfg->copy_mib, (double)bytes / 1048576.0);
+        gemm_note("--copy-mib %ld reduced to %.1f MiB (device limits, whole work-groups)", cfg->copy_mib, (double)bytes / 1048576.0);
     cl_int err;
     src = clCreateBuffer(cl->context, CL_MEM_READ_ONLY, bytes, NULL, &err);
     if (err == CL_SUCCESS)
