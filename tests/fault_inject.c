@@ -3,7 +3,9 @@
 // counts every call to them (across all of them, in the order made) and makes call number
 // $GEMM_FAULT_AT fail as a driver could: a cl_int function returns $GEMM_FAULT_ERROR (default
 // CL_OUT_OF_HOST_MEMORY) without calling the driver, a create function returns NULL and the error
-// in *errcode_ret. Every other call goes on to the ICD loader (dlsym(RTLD_NEXT)).
+// in *errcode_ret. Every other call goes on to the ICD loader (dlsym(RTLD_NEXT)). With
+// GEMM_FAULT_NAME=FUNCTION, $GEMM_FAULT_AT counts the calls of that function only (the second
+// platform's clGetDeviceIDs: GEMM_FAULT_NAME=clGetDeviceIDs GEMM_FAULT_AT=2).
 //
 // GEMM_FAULT_DISCRETE=1 makes the device's memory look separate from the host's (below).
 //
@@ -34,6 +36,8 @@ static const char *const obj_names[OBJ_KINDS] = {"mem", "kernel", "program", "qu
 static atomic_long live[OBJ_KINDS];
 static atomic_long calls;
 static long fail_at;                       /* 0: none */
+static const char *fail_name;              /* GEMM_FAULT_NAME: count this function's calls only */
+static atomic_long named_calls;
 static cl_int fault_error = CL_OUT_OF_HOST_MEMORY;
 static const char *log_path;
 static int discrete; /* GEMM_FAULT_DISCRETE */
@@ -67,6 +71,9 @@ __attribute__((constructor)) static void fault_init(void)
         fault_error = (cl_int)strtol(err, NULL, 10);
     const char *d = getenv("GEMM_FAULT_DISCRETE");
     discrete = d && strcmp(d, "1") == 0;
+    fail_name = getenv("GEMM_FAULT_NAME");
+    if (fail_name && !*fail_name)
+        fail_name = NULL;
     log_path = getenv("GEMM_FAULT_LOG");
     if (log_path && !*log_path)
         log_path = NULL;
@@ -101,7 +108,8 @@ static int inject(const char *name, const char *detail, const void *site)
         object = slash ? slash + 1 : info.dli_fname;
         offset = (unsigned long)((const char *)site - (const char *)info.dli_fbase);
     }
-    const int fail = n == fail_at;
+    const int fail = fail_name ? strcmp(name, fail_name) == 0 && atomic_fetch_add(&named_calls, 1) + 1 == fail_at
+                               : n == fail_at;
     log_line("%s %ld %s %s %s+0x%lx\n", fail ? "fail" : "call", n, name, detail && *detail ? detail : "-", object,
              offset);
     return fail;

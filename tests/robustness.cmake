@@ -250,6 +250,16 @@ gemm_robust(devices.ambiguous_platform icd two --
 gemm_robust(devices.ambiguous_device icd two --
             2 "'a' matches 2 OpenCL devices: 0 \\(.* on platform 0\\), 1 \\(.* on platform 1\\). choose one by its index"
             ${N1} --device a --size 16)
+# A driver that fails to list its devices (here one of the two, made to by tests/fault_inject.c) is
+# left out with a note: it must not stop a program that has another platform to run on
+foreach(nth 1 2)
+  gemm_robust(devices.two_platforms_one_fails_list.${nth} icd two --
+              0 "note: 1 platform\\(s\\) or device\\(s\\) left out, .*platform '[^']+': clGetDeviceIDs failed: CL_OUT_OF_HOST_MEMORY"
+              ${N1} --list-devices)
+  gemm_robust(devices.two_platforms_one_fails_run.${nth} icd two -- 0 "left out, .*check +PASS" ${N1} --size 16 ${quick})
+  set_tests_properties(devices.two_platforms_one_fails_list.${nth} devices.two_platforms_one_fails_run.${nth} PROPERTIES
+                       ENVIRONMENT "GEMM_FAULT_SHIM=$<TARGET_FILE:fault_inject>;GEMM_FAULT_NAME=clGetDeviceIDs;GEMM_FAULT_AT=${nth}")
+endforeach()
 
 # --- 8. The smaller points ------------------------------------------------------------------------
 # an unusable PoCL cache directory is named, not reported as an empty build log

@@ -184,6 +184,12 @@ case "$mode" in
       name=$(sed 's/[][\.*^$(){}?+|]/\\&/g' <<<"$name") # as a literal in an extended regex
       regex=${regex//"@DEVICE$n@"/"$name"}
     done
+    # GEMM_FAULT_SHIM (tests/fault_inject.c, with its GEMM_FAULT_* settings): a driver that fails,
+    # in the run under test only (the checks above must see every platform)
+    if [ -n "${GEMM_FAULT_SHIM:-}" ]; then
+      export LD_PRELOAD=$GEMM_FAULT_SHIM${LD_PRELOAD:+ $LD_PRELOAD}
+      export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+    fi
     timeout 120 "$expect" "$code" "$regex" "$@"
     ;;
   *)

@@ -79,7 +79,20 @@ typedef struct device_list {
     cl_platform_id platforms[MAX_PLATFORMS];
     char platform_names[MAX_PLATFORMS][128];
     int duplicates; /* platforms the ICD loader reported twice (two .icd files naming one library) */
+    int left_out;           /* platforms and devices left out because a query about them failed */
+    int left_out_code;      /* the first such failure's exit code */
+    char left_out_why[640]; /* ... and what it was */
 } device_list;
+
+/* A platform or device whose query failed (code, msg) is left out; the first such failure is kept:
+ * the error where no device is left, a note where some are. */
+static void left_out(device_list *list, int code, const gemm_msg *msg, const char *what, const char *platform_name)
+{
+    if (list->left_out++ == 0) {
+        list->left_out_code = code;
+        snprintf(list->left_out_why, sizeof list->left_out_why, "%s '%s': %s", what, platform_name, msg->text);
+    }
+}
 
 /* Strings longer than the field are cut, not lost (PoCL's version string is long). */
 static void query_string_device(cl_device_id d, cl_device_info what, char *out, size_t len)
@@ -257,13 +270,20 @@ static int enumerate(device_list *list, gemm_msg *msg)
         err = clGetDeviceIDs(list->platforms[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES, ids, &nd);
         if (err == CL_DEVICE_NOT_FOUND)
             continue; /* a platform without devices is not an error */
-        if (err != CL_SUCCESS)
-            return gemm_cl_fail(msg, "clGetDeviceIDs", err);
+        /* A driver that fails to answer (a broken or half-installed one beside a working one) is
+         * left out with a note, not allowed to stop every program: its failure is the error only
+         * where it leaves no device at all (below). */
+        if (err != CL_SUCCESS) {
+            left_out(list, gemm_cl_fail(msg, "clGetDeviceIDs", err), msg, "platform", pname);
+            continue;
+        }
         for (cl_uint d = 0; d < nd && list->count < MAX_DEVICES; d++) {
             gemm_device_info *info = &list->dev[list->count];
             int rc = describe_device(info, list->platforms[p], ids[d], msg);
-            if (rc)
-                return rc;
+            if (rc) {
+                left_out(list, rc, msg, "a device of platform", pname);
+                continue;
+            }
             info->index = list->count;
             info->platform_index = p;
             info->device_index = (int)d;
@@ -272,6 +292,11 @@ static int enumerate(device_list *list, gemm_msg *msg)
         }
     }
     gemm_abort_install(); /* again: over the handler the driver installed as it loaded */
+    if (list->count == 0 && list->left_out)
+        return gemm_msgf(msg, list->left_out_code, "%s", list->left_out_why);
+    if (list->left_out)
+        gemm_note("%d platform(s) or device(s) left out, as their driver failed to describe them; the first: %s",
+                  list->left_out, list->left_out_why);
     if (list->count == 0) {
         char why[1300];
         if (pocl_problem(why, sizeof why))
