@@ -7,7 +7,8 @@
 // GEMM_FAULT_NAME=FUNCTION, $GEMM_FAULT_AT counts the calls of that function only (the second
 // platform's clGetDeviceIDs: GEMM_FAULT_NAME=clGetDeviceIDs GEMM_FAULT_AT=2).
 //
-// GEMM_FAULT_DISCRETE=1 makes the device's memory look separate from the host's (below).
+// GEMM_FAULT_DISCRETE=1 makes the device's memory look separate from the host's (below);
+// GEMM_FAULT_BACKWARDS=1 makes every command's profiled start come after its end (below).
 //
 // It also counts the OpenCL objects the program holds (created or retained, less released; events
 // returned by the enqueue calls included), so that a path that forgets one is seen without a
@@ -41,6 +42,7 @@ static atomic_long named_calls;
 static cl_int fault_error = CL_OUT_OF_HOST_MEMORY;
 static const char *log_path;
 static int discrete; /* GEMM_FAULT_DISCRETE */
+static int backwards; /* GEMM_FAULT_BACKWARDS */
 
 static void log_line(const char *fmt, ...)
 {
@@ -71,6 +73,8 @@ __attribute__((constructor)) static void fault_init(void)
         fault_error = (cl_int)strtol(err, NULL, 10);
     const char *d = getenv("GEMM_FAULT_DISCRETE");
     discrete = d && strcmp(d, "1") == 0;
+    const char *b = getenv("GEMM_FAULT_BACKWARDS");
+    backwards = b && strcmp(b, "1") == 0;
     fail_name = getenv("GEMM_FAULT_NAME");
     if (fail_name && !*fail_name)
         fail_name = NULL;
@@ -283,7 +287,20 @@ WRAP_ENQUEUE(clEnqueueNDRangeKernel,
               cl_event *event),
              (queue, kernel, work_dim, global_offset, global_size, local_size, num_events, wait_list, event))
 WRAP_INT(clWaitForEvents, NULL, (cl_uint num_events, const cl_event *events), (num_events, events))
-WRAP_INFO(clGetEventProfilingInfo, cl_event, cl_profiling_info)
+/* GEMM_FAULT_BACKWARDS=1: every command "starts" 1000 s after the driver says, so that it ends
+ * before it starts, as a driver with a broken clock could report */
+CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event obj, cl_profiling_info param_name, size_t size,
+                                                        void *value, size_t *size_ret)
+{
+    char d_[64];
+    REAL(clGetEventProfilingInfo);
+    if (inject("clGetEventProfilingInfo", hex(d_, sizeof d_, param_name), SITE))
+        return fault_error;
+    const cl_int e_ = real_clGetEventProfilingInfo(obj, param_name, size, value, size_ret);
+    if (e_ == CL_SUCCESS && backwards && param_name == CL_PROFILING_COMMAND_START && value && size >= sizeof(cl_ulong))
+        *(cl_ulong *)value += 1000000000000ull;
+    return e_;
+}
 
 /* Objects: counted, never failed */
 WRAP_OBJECT(MemObject, cl_mem, OBJ_MEM)

@@ -260,6 +260,12 @@ foreach(nth 1 2)
   set_tests_properties(devices.two_platforms_one_fails_list.${nth} devices.two_platforms_one_fails_run.${nth} PROPERTIES
                        ENVIRONMENT "GEMM_FAULT_SHIM=$<TARGET_FILE:fault_inject>;GEMM_FAULT_NAME=clGetDeviceIDs;GEMM_FAULT_AT=${nth}")
 endforeach()
+# A driver whose profiling clock runs backwards (every command's end before its start, made so by
+# tests/fault_inject.c): one line and exit 3, not a time of centuries reported as measured
+gemm_robust(runtime.profiling_backwards fault -- 3 "the driver's profiling timestamps run backwards \\(a command ended [0-9.]+ ms before it started\\)"
+            ${N1} --size 16 ${quick})
+set_tests_properties(runtime.profiling_backwards PROPERTIES
+                     ENVIRONMENT "GEMM_FAULT_SHIM=$<TARGET_FILE:fault_inject>;GEMM_FAULT_BACKWARDS=1")
 
 # --- 8. The smaller points ------------------------------------------------------------------------
 # an unusable PoCL cache directory is named, not reported as an empty build log

@@ -21,7 +21,10 @@
 #   icd dup|two          OCL_ICD_VENDORS: PoCL's .icd file twice, or PoCL's and Oclgrind's; each
 #                        @DEVICEn@ in REGEX becomes the name that --list-devices gives device n
 #                        with those drivers (the loader decides their order), so that a test of
-#                        an index can require the run to name the device that index lists
+#                        an index can require the run to name the device that index lists;
+#                        with GEMM_FAULT_SHIM set, the run under test is given it (as fault)
+#   fault                COMMAND with GEMM_FAULT_SHIM (tests/fault_inject.c) preloaded, set up
+#                        by the GEMM_FAULT_* variables of the environment
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 expect=$here/expect.sh
@@ -59,6 +62,12 @@ require_pocl_visible() {
 address_limits_apply() {
   [ "${GEMM_SANITIZED:-0}" = 1 ] && skip "a sanitized build reserves terabytes of address space: ulimit -v / -d do not apply"
   pocl_only
+}
+# GEMM_FAULT_SHIM: tests/fault_inject.c, loaded in front of the ICD loader, with the GEMM_FAULT_*
+# settings of the test's environment (a driver that fails or misbehaves as they say)
+preload_fault_shim() {
+  export LD_PRELOAD=$GEMM_FAULT_SHIM${LD_PRELOAD:+ $LD_PRELOAD}
+  export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 }
 case "$mode" in
   pocl)
@@ -184,13 +193,14 @@ case "$mode" in
       name=$(sed 's/[][\.*^$(){}?+|]/\\&/g' <<<"$name") # as a literal in an extended regex
       regex=${regex//"@DEVICE$n@"/"$name"}
     done
-    # GEMM_FAULT_SHIM (tests/fault_inject.c, with its GEMM_FAULT_* settings): a driver that fails,
-    # in the run under test only (the checks above must see every platform)
-    if [ -n "${GEMM_FAULT_SHIM:-}" ]; then
-      export LD_PRELOAD=$GEMM_FAULT_SHIM${LD_PRELOAD:+ $LD_PRELOAD}
-      export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-    fi
+    # the run under test only: the checks above must see every platform
+    [ -n "${GEMM_FAULT_SHIM:-}" ] && preload_fault_shim
     timeout 120 "$expect" "$code" "$regex" "$@"
+    ;;
+  fault)
+    [ -n "${GEMM_FAULT_SHIM:-}" ] || { echo "robustness.sh: fault needs GEMM_FAULT_SHIM" >&2; exit 2; }
+    preload_fault_shim
+    timeout 120 "$expect" "$@"
     ;;
   *)
     echo "robustness.sh: unknown mode '$mode'" >&2

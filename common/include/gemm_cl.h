@@ -213,6 +213,12 @@ int gemm_event_ms(cl_event ev, double *ms, gemm_msg *msg);
 /** @brief A profiling timestamp (CL_PROFILING_COMMAND_START or _END) of a completed event, in ns. */
 int gemm_event_time(cl_event ev, cl_profiling_info which, cl_ulong *ns, gemm_msg *msg);
 
+/**
+ * @brief end - start of two profiling timestamps, in milliseconds; #GEMM_EXIT_RUNTIME, with @p msg
+ * saying so, where the driver's end comes before its start (no time can be measured there).
+ */
+int gemm_elapsed_ms(cl_ulong start, cl_ulong end, double *ms, gemm_msg *msg);
+
 /** @brief Fills a message "<what> failed: <error name>" and returns #GEMM_EXIT_RUNTIME. */
 int gemm_cl_fail(gemm_msg *msg, const char *what, cl_int err);
 

@@ -833,7 +833,18 @@ int gemm_event_ms(cl_event ev, double *ms, gemm_msg *msg)
     int rc = gemm_event_time(ev, CL_PROFILING_COMMAND_START, &start, msg);
     if (!rc)
         rc = gemm_event_time(ev, CL_PROFILING_COMMAND_END, &end, msg);
-    if (!rc)
-        *ms = (double)(end - start) * 1e-6;
-    return rc;
+    return rc ? rc : gemm_elapsed_ms(start, end, ms, msg);
+}
+
+int gemm_elapsed_ms(cl_ulong start, cl_ulong end, double *ms, gemm_msg *msg)
+{
+    /* the timestamps are unsigned: a driver whose end came before its start would otherwise give
+     * a time of centuries, reported as if measured */
+    if (end < start)
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME,
+                         "the driver's profiling timestamps run backwards (a command ended %.6f ms before it "
+                         "started): no time can be measured on this device",
+                         (double)(start - end) * 1e-6);
+    *ms = (double)(end - start) * 1e-6;
+    return 0;
 }

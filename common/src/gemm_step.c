@@ -725,7 +725,7 @@ static int run_once(runner *r, const gemm_step *step, const gemm_problem *p, con
     if (!rc)
         rc = gemm_event_time(ev[n - 1], CL_PROFILING_COMMAND_END, &end, msg);
     if (!rc)
-        *total = (double)(end - start) * 1e-6;
+        rc = gemm_elapsed_ms(start, end, total, msg);
     for (int i = 0; i < n && !rc; i++) {
         if (step->library)
             part_ms[i] = *total;
