@@ -157,6 +157,20 @@ static const char *dec(char *buf, size_t len, unsigned long v)
     WRAP_INT(name, hex(d_, sizeof d_, param_name),                                                              \
              (type obj, cl_device_id device, info_type param_name, size_t size, void *value, size_t *size_ret), \
              (obj, device, param_name, size, value, size_ret))
+/* clGet*Info(object, query, ...) whose answer ADJUST changes where WHEN holds (the test asked) */
+#define WRAP_INFO_ADJUSTED(name, type, info_type, when, adjust)                                        \
+    CL_API_ENTRY cl_int CL_API_CALL name(type obj, info_type param_name, size_t size, void *value,      \
+                                         size_t *size_ret)                                             \
+    {                                                                                                  \
+        char d_[64];                                                                                   \
+        REAL(name);                                                                                    \
+        if (inject(#name, hex(d_, sizeof d_, param_name), SITE))                                      \
+            return fault_error;                                                                        \
+        const cl_int e_ = real_##name(obj, param_name, size, value, size_ret);                        \
+        if (e_ == CL_SUCCESS && value && (when))                                                       \
+            adjust;                                                                                    \
+        return e_;                                                                                     \
+    }
 /* An enqueue call that may return an event: one more object to release */
 #define WRAP_ENQUEUE(name, params, args)                                                   \
     CL_API_ENTRY cl_int CL_API_CALL name params                                            \
@@ -208,18 +222,9 @@ WRAP_INT(clGetDeviceIDs, NULL,
 /* GEMM_FAULT_DISCRETE=1: the device says its memory is not the host's (CL_DEVICE_HOST_UNIFIED_MEMORY
  * false), so that the harness takes a discrete GPU's path on PoCL: buffers filled from a staging copy
  * (clEnqueueWriteBuffer), no inaccessible pages around them */
-CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t size,
-                                                void *value, size_t *size_ret)
-{
-    char d_[64];
-    REAL(clGetDeviceInfo);
-    if (inject("clGetDeviceInfo", hex(d_, sizeof d_, param_name), SITE))
-        return fault_error;
-    const cl_int e = real_clGetDeviceInfo(device, param_name, size, value, size_ret);
-    if (e == CL_SUCCESS && discrete && param_name == CL_DEVICE_HOST_UNIFIED_MEMORY && value && size >= sizeof(cl_bool))
-        *(cl_bool *)value = CL_FALSE;
-    return e;
-}
+WRAP_INFO_ADJUSTED(clGetDeviceInfo, cl_device_id, cl_device_info,
+                   discrete && param_name == CL_DEVICE_HOST_UNIFIED_MEMORY && size >= sizeof(cl_bool),
+                   *(cl_bool *)value = CL_FALSE)
 
 /* Context and queue */
 WRAP_CREATE(cl_context, OBJ_CONTEXT, clCreateContext, NULL,
@@ -289,18 +294,9 @@ WRAP_ENQUEUE(clEnqueueNDRangeKernel,
 WRAP_INT(clWaitForEvents, NULL, (cl_uint num_events, const cl_event *events), (num_events, events))
 /* GEMM_FAULT_BACKWARDS=1: every command "starts" 1000 s after the driver says, so that it ends
  * before it starts, as a driver with a broken clock could report */
-CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event obj, cl_profiling_info param_name, size_t size,
-                                                        void *value, size_t *size_ret)
-{
-    char d_[64];
-    REAL(clGetEventProfilingInfo);
-    if (inject("clGetEventProfilingInfo", hex(d_, sizeof d_, param_name), SITE))
-        return fault_error;
-    const cl_int e_ = real_clGetEventProfilingInfo(obj, param_name, size, value, size_ret);
-    if (e_ == CL_SUCCESS && backwards && param_name == CL_PROFILING_COMMAND_START && value && size >= sizeof(cl_ulong))
-        *(cl_ulong *)value += 1000000000000ull;
-    return e_;
-}
+WRAP_INFO_ADJUSTED(clGetEventProfilingInfo, cl_event, cl_profiling_info,
+                   backwards && param_name == CL_PROFILING_COMMAND_START && size >= sizeof(cl_ulong),
+                   *(cl_ulong *)value += 1000000000000ull)
 
 /* Objects: counted, never failed */
 WRAP_OBJECT(MemObject, cl_mem, OBJ_MEM)
