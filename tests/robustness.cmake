@@ -260,6 +260,16 @@ foreach(nth 1 2)
   set_tests_properties(devices.two_platforms_one_fails_list.${nth} devices.two_platforms_one_fails_run.${nth} PROPERTIES
                        ENVIRONMENT "GEMM_FAULT_SHIM=$<TARGET_FILE:fault_inject>;GEMM_FAULT_NAME=clGetDeviceIDs;GEMM_FAULT_AT=${nth}")
 endforeach()
+# ... where --platform chose it, its failure is the error (exit 3, the call named); where it chose the
+# other, the run goes on there
+gemm_robust(devices.chosen_platform_fails icd two -- 3 "platform 'Portable Computing Language': clGetDeviceIDs failed"
+            ${N1} --platform Portable --size 16 ${quick})
+gemm_robust(devices.other_platform_fails icd two -- 0 "platform 'Oclgrind': clGetDeviceIDs failed.*check +PASS"
+            ${N1} --platform Portable --size 16 ${quick})
+set_tests_properties(devices.chosen_platform_fails PROPERTIES
+                     ENVIRONMENT "GEMM_FAULT_SHIM=$<TARGET_FILE:fault_inject>;GEMM_FAULT_PLATFORM=Portable")
+set_tests_properties(devices.other_platform_fails PROPERTIES
+                     ENVIRONMENT "GEMM_FAULT_SHIM=$<TARGET_FILE:fault_inject>;GEMM_FAULT_PLATFORM=Oclgrind")
 # A driver whose profiling clock runs backwards (every command's end before its start, made so by
 # tests/fault_inject.c): one line and exit 3, not a time of centuries reported as measured
 gemm_robust(runtime.profiling_backwards fault -- 3 "the driver's profiling timestamps run backwards \\(a command ended [0-9.]+ ms before it started\\)"

@@ -22,7 +22,8 @@
 #                        @DEVICEn@ in REGEX becomes the name that --list-devices gives device n
 #                        with those drivers (the loader decides their order), so that a test of
 #                        an index can require the run to name the device that index lists;
-#                        with GEMM_FAULT_SHIM set, the run under test is given it (as fault)
+#                        with GEMM_FAULT_SHIM set, the run under test is given it (as fault), and
+#                        GEMM_FAULT_PLATFORM=NAME makes that platform's clGetDeviceIDs fail there
 #   fault                COMMAND with GEMM_FAULT_SHIM (tests/fault_inject.c) preloaded, set up
 #                        by the GEMM_FAULT_* variables of the environment
 set -u
@@ -193,6 +194,14 @@ case "$mode" in
       name=$(sed 's/[][\.*^$(){}?+|]/\\&/g' <<<"$name") # as a literal in an extended regex
       regex=${regex//"@DEVICE$n@"/"$name"}
     done
+    # GEMM_FAULT_PLATFORM=NAME: the clGetDeviceIDs of the platform --list-devices lists under NAME
+    # fails (the loader decides the order; the harness asks each platform once, in that order)
+    if [ -n "${GEMM_FAULT_PLATFORM:-}" ]; then
+      index=$(env -u POCL_CACHE_DIR -u POCL_DEVICES "$1" --list-devices 2>&1 |
+        sed -n "s/^platform \([0-9]*\): .*${GEMM_FAULT_PLATFORM}.*/\1/p" | head -n 1)
+      [ -n "$index" ] || { echo "FAILED: --list-devices lists no platform '$GEMM_FAULT_PLATFORM' with these drivers"; exit 1; }
+      export GEMM_FAULT_NAME=clGetDeviceIDs GEMM_FAULT_AT=$((index + 1))
+    fi
     # the run under test only: the checks above must see every platform
     [ -n "${GEMM_FAULT_SHIM:-}" ] && preload_fault_shim
     timeout 120 "$expect" "$code" "$regex" "$@"

@@ -79,18 +79,23 @@ typedef struct device_list {
     cl_platform_id platforms[MAX_PLATFORMS];
     char platform_names[MAX_PLATFORMS][128];
     int duplicates; /* platforms the ICD loader reported twice (two .icd files naming one library) */
-    int left_out;           /* platforms and devices left out because a query about them failed */
-    int left_out_code;      /* the first such failure's exit code */
-    char left_out_why[640]; /* ... and what it was */
+    int left_out;                         /* platforms and devices left out as a query about them failed */
+    int left_out_code[MAX_PLATFORMS];     /* the first such failure of each platform: its exit code, */
+    char left_out_why[MAX_PLATFORMS][640]; /* ... and what it was */
+    int first_left_out;                   /* the platform of the first, -1 if none */
 } device_list;
 
-/* A platform or device whose query failed (code, msg) is left out; the first such failure is kept:
- * the error where no device is left, a note where some are. */
-static void left_out(device_list *list, int code, const gemm_msg *msg, const char *what, const char *platform_name)
+/* A platform or device whose query failed (code, msg) is left out. The first failure is kept: the
+ * error where no device is left, a note where some are; and each platform's first: the error where
+ * --platform chose that platform and none of its devices is left. */
+static void left_out(device_list *list, int p, int code, const gemm_msg *msg, const char *what)
 {
-    if (list->left_out++ == 0) {
-        list->left_out_code = code;
-        snprintf(list->left_out_why, sizeof list->left_out_why, "%s '%s': %s", what, platform_name, msg->text);
+    if (list->left_out++ == 0)
+        list->first_left_out = p;
+    if (!list->left_out_code[p]) {
+        list->left_out_code[p] = code;
+        snprintf(list->left_out_why[p], sizeof list->left_out_why[p], "%s '%s': %s", what, list->platform_names[p],
+                 msg->text);
     }
 }
 
@@ -236,6 +241,7 @@ static int enumerate(device_list *list, gemm_msg *msg)
 {
     cl_uint np = 0;
     memset(list, 0, sizeof *list);
+    list->first_left_out = -1;
     int rc = gemm_memory_check_driver(msg); /* before the driver loads */
     if (rc)
         return rc;
@@ -274,14 +280,14 @@ static int enumerate(device_list *list, gemm_msg *msg)
          * left out with a note, not allowed to stop every program: its failure is the error only
          * where it leaves no device at all (below). */
         if (err != CL_SUCCESS) {
-            left_out(list, gemm_cl_fail(msg, "clGetDeviceIDs", err), msg, "platform", pname);
+            left_out(list, p, gemm_cl_fail(msg, "clGetDeviceIDs", err), msg, "platform");
             continue;
         }
         for (cl_uint d = 0; d < nd && list->count < MAX_DEVICES; d++) {
             gemm_device_info *info = &list->dev[list->count];
             int rc = describe_device(info, list->platforms[p], ids[d], msg);
             if (rc) {
-                left_out(list, rc, msg, "a device of platform", pname);
+                left_out(list, p, rc, msg, "a device of platform");
                 continue;
             }
             info->index = list->count;
@@ -292,11 +298,12 @@ static int enumerate(device_list *list, gemm_msg *msg)
         }
     }
     gemm_abort_install(); /* again: over the handler the driver installed as it loaded */
+    const int first = list->first_left_out;
     if (list->count == 0 && list->left_out)
-        return gemm_msgf(msg, list->left_out_code, "%s", list->left_out_why);
+        return gemm_msgf(msg, list->left_out_code[first], "%s", list->left_out_why[first]);
     if (list->left_out)
         gemm_note("%d platform(s) or device(s) left out, as their driver failed to describe them; the first: %s",
-                  list->left_out, list->left_out_why);
+                  list->left_out, list->left_out_why[first]);
     if (list->count == 0) {
         char why[1300];
         if (pocl_problem(why, sizeof why))
@@ -458,7 +465,9 @@ int gemm_select_device(const char *platform_sel, const char *device_sel, gemm_de
                        device_sel, matches, names);
     if (!rc && chosen < 0) {
         char why[1300];
-        if (candidates == 0 && platform >= 0 && is_pocl(list->platform_names[platform]) && pocl_problem(why, sizeof why))
+        if (candidates == 0 && platform >= 0 && list->left_out_code[platform])
+            rc = gemm_msgf(msg, list->left_out_code[platform], "%s", list->left_out_why[platform]);
+        else if (candidates == 0 && platform >= 0 && is_pocl(list->platform_names[platform]) && pocl_problem(why, sizeof why))
             rc = gemm_msgf(msg, GEMM_EXIT_RUNTIME, "platform '%s' has no devices: %s", platform_sel, why);
         else if (candidates == 0)
             rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "platform '%s' has no devices (see --list-devices)",
