@@ -143,10 +143,17 @@ static int describe_device(gemm_device_info *info, cl_platform_id p, cl_device_i
     cl_uint cc_major = 0, cc_minor = 0;
     info->nv_compute_capability = 0;
     query_string_device(d, CL_DEVICE_EXTENSIONS, extensions, sizeof extensions);
-    if (strstr(extensions, "cl_nv_device_attribute_query") &&
-        clGetDeviceInfo(d, GEMM_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof cc_major, &cc_major, NULL) == CL_SUCCESS &&
-        clGetDeviceInfo(d, GEMM_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof cc_minor, &cc_minor, NULL) == CL_SUCCESS)
+    if (strstr(extensions, "cl_nv_device_attribute_query")) {
+        /* a driver that offers the queries and then fails them is failing (a GPU taken for one
+         * without cp.async would run step 10's slower copies unsaid) */
+        cl_int err = clGetDeviceInfo(d, GEMM_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof cc_major, &cc_major, NULL);
+        if (err != CL_SUCCESS)
+            return gemm_cl_fail(msg, "clGetDeviceInfo(CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV)", err);
+        err = clGetDeviceInfo(d, GEMM_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof cc_minor, &cc_minor, NULL);
+        if (err != CL_SUCCESS)
+            return gemm_cl_fail(msg, "clGetDeviceInfo(CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV)", err);
         info->nv_compute_capability = cc_major * 10 + cc_minor;
+    }
     info->base_align = align_bits / 8 ? align_bits / 8 : 4;
     if (info->type & CL_DEVICE_TYPE_GPU)
         info->cls = strstr(info->vendor, "NVIDIA") ? GEMM_DEVICE_NVIDIA_GPU : GEMM_DEVICE_GPU;
