@@ -81,7 +81,7 @@ typedef struct device_list {
     int duplicates; /* platforms the ICD loader reported twice (two .icd files naming one library) */
     int left_out;                         /* platforms and devices left out as a query about them failed */
     int left_out_code[MAX_PLATFORMS];     /* the first such failure of each platform: its exit code, */
-    char left_out_why[MAX_PLATFORMS][640]; /* ... and what it was */
+    char left_out_why[MAX_PLATFORMS][704]; /* ... and what it was (a device, its platform's name, a gemm_msg) */
     int first_left_out;                   /* the platform of the first, -1 if none */
 } device_list;
 
