@@ -17,7 +17,8 @@ and that error from a create function). Each such run must:
 
 The exceptions, which may pass (exit 0) as well: the queries whose failure the harness tolerates by
 design, a name or version string shown as "?" (clGetPlatformInfo(CL_PLATFORM_NAME), clGetDeviceInfo
-of CL_DEVICE_NAME, _VENDOR, CL_DRIVER_VERSION, CL_DEVICE_VERSION, _EXTENSIONS), and the clFinish of
+of CL_DEVICE_NAME, CL_DRIVER_VERSION, CL_DEVICE_VERSION; not CL_DEVICE_VENDOR or _EXTENSIONS, which
+choose NVIDIA's parameters and step 10's copies), and the clFinish of
 the cleanup after the report, whose result nothing is left to change. And where the machine has
 more than one platform (a GPU's driver and PoCL), a clGetDeviceIDs or clGetDeviceInfo of the
 enumeration may pass too, with a note that names the call: the platform or device is left out and
@@ -43,8 +44,8 @@ import tempfile
 import time
 
 TIMEOUT = 60
-TOLERATED = {("clGetPlatformInfo", "0x902"), ("clGetDeviceInfo", "0x102b"), ("clGetDeviceInfo", "0x102c"),
-             ("clGetDeviceInfo", "0x102d"), ("clGetDeviceInfo", "0x102f"), ("clGetDeviceInfo", "0x1030")}
+TOLERATED = {("clGetPlatformInfo", "0x902"), ("clGetDeviceInfo", "0x102b"), ("clGetDeviceInfo", "0x102d"),
+             ("clGetDeviceInfo", "0x102f")}
 SANITIZER = re.compile(r"(ERROR|SUMMARY): [A-Za-z]*Sanitizer|: runtime error: ")
 ERROR_LINE = re.compile(r": error: ")
 NOTE_LINE = re.compile(r": note: ")

@@ -276,6 +276,14 @@ gemm_robust(runtime.profiling_backwards fault -- 3 "the driver's profiling times
             ${N1} --size 16 ${quick})
 set_tests_properties(runtime.profiling_backwards PROPERTIES
                      ENVIRONMENT "GEMM_FAULT_SHIM=$<TARGET_FILE:fault_inject>;GEMM_FAULT_BACKWARDS=1")
+# The vendor's name chooses NVIDIA's parameters: a driver that fails to give it leaves its device out
+# (here PoCL's only one: exit 3 and the query named), not taken for another vendor's. The third
+# clGetDeviceInfo is the first device's vendor (after its name's size and name); PoCL alone (icd dup)
+gemm_robust(devices.vendor_query_fails icd dup --
+            3 "a device of platform 'Portable Computing Language': clGetDeviceInfo\\(CL_DEVICE_VENDOR\\) failed"
+            ${N1} --size 16 ${quick})
+set_tests_properties(devices.vendor_query_fails PROPERTIES
+                     ENVIRONMENT "GEMM_FAULT_SHIM=$<TARGET_FILE:fault_inject>;GEMM_FAULT_NAME=clGetDeviceInfo;GEMM_FAULT_AT=3")
 
 # --- 8. The smaller points ------------------------------------------------------------------------
 # an unusable PoCL cache directory is named, not reported as an empty build log

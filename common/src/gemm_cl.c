@@ -99,18 +99,24 @@ static void left_out(device_list *list, int p, int code, const gemm_msg *msg, co
     }
 }
 
-/* Strings longer than the field are cut, not lost (PoCL's version string is long). */
-static void query_string_device(cl_device_id d, cl_device_info what, char *out, size_t len)
+/* Strings longer than the field are cut, not lost (PoCL's version string is long). "?" and the
+ * error where the query fails. */
+static cl_int query_string_device(cl_device_id d, cl_device_info what, char *out, size_t len)
 {
     size_t size = 0;
     char *full = NULL;
     snprintf(out, len, "?");
-    if (clGetDeviceInfo(d, what, 0, NULL, &size) == CL_SUCCESS && (full = malloc(size + 1)) != NULL &&
-        clGetDeviceInfo(d, what, size, full, NULL) == CL_SUCCESS) {
+    cl_int err = clGetDeviceInfo(d, what, 0, NULL, &size);
+    if (err == CL_SUCCESS && (full = malloc(size + 1)) == NULL)
+        err = CL_OUT_OF_HOST_MEMORY;
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(d, what, size, full, NULL);
+    if (err == CL_SUCCESS) {
         full[size] = '\0';
         snprintf(out, len, "%s", full);
     }
     free(full);
+    return err;
 }
 
 static int describe_device(gemm_device_info *info, cl_platform_id p, cl_device_id d, gemm_msg *msg)
@@ -119,8 +125,12 @@ static int describe_device(gemm_device_info *info, cl_platform_id p, cl_device_i
     cl_uint align_bits = 0;
     info->platform = p;
     info->device = d;
+    /* the name and versions are only shown ("?" where the driver fails to give them); the vendor
+     * chooses NVIDIA's parameters and the extensions the compute capability (below), so that a
+     * failed query of either is a failure, not a guess that runs other code unsaid */
     query_string_device(d, CL_DEVICE_NAME, info->name, sizeof info->name);
-    query_string_device(d, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
+    if ((err = query_string_device(d, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor)) != CL_SUCCESS)
+        return gemm_cl_fail(msg, "clGetDeviceInfo(CL_DEVICE_VENDOR)", err);
     query_string_device(d, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
     query_string_device(d, CL_DEVICE_VERSION, info->version, sizeof info->version);
 #define Q(what, var)                                                          \
@@ -142,11 +152,12 @@ static int describe_device(gemm_device_info *info, cl_platform_id p, cl_device_i
     char extensions[4096];
     cl_uint cc_major = 0, cc_minor = 0;
     info->nv_compute_capability = 0;
-    query_string_device(d, CL_DEVICE_EXTENSIONS, extensions, sizeof extensions);
+    if ((err = query_string_device(d, CL_DEVICE_EXTENSIONS, extensions, sizeof extensions)) != CL_SUCCESS)
+        return gemm_cl_fail(msg, "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)", err);
     if (strstr(extensions, "cl_nv_device_attribute_query")) {
         /* a driver that offers the queries and then fails them is failing (a GPU taken for one
          * without cp.async would run step 10's slower copies unsaid) */
-        cl_int err = clGetDeviceInfo(d, GEMM_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof cc_major, &cc_major, NULL);
+        err = clGetDeviceInfo(d, GEMM_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof cc_major, &cc_major, NULL);
         if (err != CL_SUCCESS)
             return gemm_cl_fail(msg, "clGetDeviceInfo(CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV)", err);
         err = clGetDeviceInfo(d, GEMM_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof cc_minor, &cc_minor, NULL);
