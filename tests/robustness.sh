@@ -23,7 +23,8 @@
 #                        with those drivers (the loader decides their order), so that a test of
 #                        an index can require the run to name the device that index lists;
 #                        with GEMM_FAULT_SHIM set, the run under test is given it (as fault), and
-#                        GEMM_FAULT_PLATFORM=NAME makes that platform's clGetDeviceIDs fail there
+#                        GEMM_FAULT_PLATFORM=NAME (a part of its name, as written) makes that
+#                        platform's clGetDeviceIDs fail there; two skips where Oclgrind is not seen
 #   fault                COMMAND with GEMM_FAULT_SHIM (tests/fault_inject.c) preloaded, set up
 #                        by the GEMM_FAULT_* variables of the environment
 set -u
@@ -185,6 +186,10 @@ case "$mode" in
     unset OCL_ICD_FILENAMES OPENCL_LAYERS # as in pocl_only
     export OCL_ICD_VENDORS=$tmp/vendors
     require_pocl_visible "$3"
+    # and Oclgrind beside it (a loader that ignores OCL_ICD_VENDORS shows the machine's own drivers)
+    if [ "$kind" = two ] && ! env -u POCL_CACHE_DIR -u POCL_DEVICES "$3" --list-devices 2>&1 | grep -q '^platform [0-9]*: Oclgrind'; then
+      skip "the OpenCL loader does not take the drivers this test gives it (OCL_ICD_VENDORS=$OCL_ICD_VENDORS): no Oclgrind"
+    fi
     code=$1 regex=$2
     shift 2
     while [[ $regex =~ @DEVICE([0-9]+)@ ]]; do
@@ -197,8 +202,13 @@ case "$mode" in
     # GEMM_FAULT_PLATFORM=NAME: the clGetDeviceIDs of the platform --list-devices lists under NAME
     # fails (the loader decides the order; the harness asks each platform once, in that order)
     if [ -n "${GEMM_FAULT_PLATFORM:-}" ]; then
-      index=$(env -u POCL_CACHE_DIR -u POCL_DEVICES "$1" --list-devices 2>&1 |
-        sed -n "s/^platform \([0-9]*\): .*${GEMM_FAULT_PLATFORM}.*/\1/p" | head -n 1)
+      index=$(env -u POCL_CACHE_DIR -u POCL_DEVICES "$1" --list-devices 2>&1 | while IFS= read -r line; do
+        # the name as a literal (a platform's name may hold '.', '(' or '/')
+        if [[ $line =~ ^platform\ ([0-9]+):\ (.*)$ && ${BASH_REMATCH[2]} == *"$GEMM_FAULT_PLATFORM"* ]]; then
+          echo "${BASH_REMATCH[1]}"
+          break
+        fi
+      done)
       [ -n "$index" ] || { echo "FAILED: --list-devices lists no platform '$GEMM_FAULT_PLATFORM' with these drivers"; exit 1; }
       export GEMM_FAULT_NAME=clGetDeviceIDs GEMM_FAULT_AT=$((index + 1))
     fi
