@@ -1,0 +1,63 @@
+"""docs.prose_figures: the measured figures the pages quote in sentences are Doxygen aliases that
+docs/sitegen/prose.py computes from bench/tuning/ (prose_figures.doxy). Checks that
+  - every alias a page uses (\\measured_...) is one the records define, and every one defined is
+    used somewhere (a figure no page quotes is dead code);
+  - each comes out of the committed records as a figure (a number, or a percent);
+  - a record missing from the tuning directory is an error naming it, not a figure left out, and a
+    record whose numbers change changes the figure (here run 13's host choice made slower).
+Usage: test_prose.py SOURCE_DIR"""
+import glob
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from sitegen import prose  # noqa: E402
+from sitegen.common import InputError  # noqa: E402
+
+source = sys.argv[1]
+tuning = os.path.join(source, "bench", "tuning")
+failures = []
+figures = prose.figures(tuning)
+pages = glob.glob(os.path.join(source, "docs", "*.md"))
+used = set()
+for page in pages:
+    with open(page, encoding="utf-8") as f:
+        used |= set(re.findall(r"\\(measured_\w+)", f.read()))
+for name in sorted(used - set(figures)):
+    failures.append(f"a page uses \\{name}, which no record defines")
+for name in sorted(set(figures) - used):
+    failures.append(f"\\{name} is defined but no page quotes it")
+for name, value in figures.items():
+    if not re.fullmatch(r"\d+(\.\d+)?( %|-\d+ %)?", value):
+        failures.append(f"\\{name} is '{value}', not a figure")
+
+with tempfile.TemporaryDirectory() as tmp:
+    copy = os.path.join(tmp, "tuning")
+    shutil.copytree(tuning, copy)
+    log = os.path.join(copy, prose.RUN13 + ".log")
+    with open(log, encoding="utf-8") as f:
+        text = f.read()
+    # the host's choice at 1000x3000x500 made 1.5x slower: the gain over it grows
+    block = re.search(r"(tune: kernel09_split_k, \d+ combinations at 1000x3000x500\n  SLICES=0 SPLIT_ROWS=0\s+)([0-9.]+)",
+                      text)
+    slower = text[:block.start(2)] + f"{float(block.group(2)) / 1.5:.1f}" + text[block.end(2):]
+    with open(log, "w", encoding="utf-8") as f:
+        f.write(slower)
+    changed = prose.figures(copy)["measured_step09_model_choice_gain"]
+    if changed == figures["measured_step09_model_choice_gain"]:
+        failures.append(f"run 13's host choice made slower left the figure at {changed}")
+    os.unlink(log)
+    try:
+        prose.figures(copy)
+        failures.append("a missing record gave figures all the same")
+    except InputError as e:
+        if prose.RUN13 not in str(e):
+            failures.append(f"a missing record's error does not name it: {e}")
+
+for f in failures:
+    print(f"FAILED: {f}")
+print(f"{len(figures)} figures, {len(used)} used by the pages; {len(failures)} failures")
+sys.exit(1 if failures else 0)
