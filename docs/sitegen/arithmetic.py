@@ -20,7 +20,7 @@ ARITH_ROWS = [
     ("reuse", "uses of each element loaded from global memory"),
     ("lpf", "local-memory floats read per multiply-add"),
     ("acc", "results (accumulators) per work-item"),
-    ("useful", "useful share of the multiply-adds (the rest multiply padding zeros)"),
+    ("useful", "useful share of the multiply-adds (the rest multiply the zeros of the zero-padding)"),
     ("slices", "slices of K (SLICES): work-groups per block of a split row of C"),
     ("split rows", "rows of blocks of C split along K (SPLIT_ROWS), of Mp/TSM"),
     ("groups", "work-groups of the sgemm"),

@@ -303,7 +303,7 @@ def panel_tiles(cv, v):
                 tile_view(cv, v, tile, 0, y)
             y += rows + (1.6 * unit if not k_major else 0.4 * unit)
     note = (f"k = {kk}: the k-slice read now ({'a row' if g.tiles[0].axes[0] == 'k' else 'a column'} of Asub, "
-            "a row of Bsub)" + ("; hatched: zeros of the padding" if v.padded else ""))
+            "a row of Bsub)" + ("; hatched: zeros of the zero-padding" if v.padded else ""))
     cv.text(0, y + 0.6 * unit, note, ha="left", va="top", size=8, color="#5a3d8a")
     cv.finish(-0.5, -0.5 * unit, widest + 3 * unit, y + 2.5 * unit, "The tiles in local memory")
 
