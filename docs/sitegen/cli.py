@@ -22,6 +22,7 @@ class Context:
         self.docs_dir = os.path.join(args.source, "docs")
         self.steps = discover_steps(args.source)
         stepdefs.configure(args.source)
+        self.results_dir = args.results
         self.results = load_results(args.results)
         self.tuning_dir = args.tuning if args.tuning is not None else os.path.join(args.source, "bench", "tuning")
         self.tuning = load_tuning(self.tuning_dir)

@@ -16,7 +16,10 @@ fails Doxygen's build (an unknown command is a warning, and warnings are errors)
   - measured_step10_tcopy_cost: the transposing copy's sgemm (variant a1, step 10's registers)
     against step 10's in the same runs, at 4096;
   - measured_step10_transpose_share: step 10's transpose against its whole time at 4096, same runs;
-  - measured_step09_registers_h100: the H100 compiler report's registers for step 9's sgemm.
+  - measured_step09_registers_h100: the H100 compiler report's registers for step 9's sgemm;
+  - measured_step08_sweep_odd_ratio, measured_step08_recheck_ratio: step 8's rate over step 7's at
+    1000x3000x500 on the H100, in the recorded sweep (docs/results/nvidia-h100.csv) and in the five
+    rounds of nvidia-h100-step8-recheck.log (CSV lines after its comments) (each step's median of its rounds' medians).
 """
 import csv
 import io
@@ -24,13 +27,15 @@ import os
 import re
 import statistics
 
-from .common import InputError, parse_parts, write
+from .common import InputError, fmt_ratio, parse_parts, write
 
 RUN13 = "nvidia-h100-run13-split-rows"
 ASYNC_LOG = "nvidia-h100-async-copy-experiments.log"
 RUN20 = "nvidia-h100-run20-direct-store.csv"
 TCOPY_LOG = "nvidia-h100-transposing-copy-experiment.log"
 PTXAS_H100 = "nvidia-h100-ptxas.txt"
+RECHECK = "nvidia-h100-step8-recheck.log"
+SWEEP_H100 = "nvidia-h100.csv"
 HARNESS_COLUMNS = ["step", "platform", "device", "driver", "m", "n", "k", "alpha", "beta", "params", "warmup", "repeat",
                    "median_ms", "best_ms", "gflops", "gflops_best", "parts", "max_err_over_bound", "status"]
 
@@ -148,7 +153,21 @@ def step09_registers(directory):
     return m.group(1)
 
 
-def figures(directory):
+def step8_over_step7(text, name, size=("1000", "3000", "500")):
+    """Step 7's median time over step 8's (so step 8's rate over step 7's) at a size, each step's
+    median over the rows there (one row in a sweep; one per round in the recheck)."""
+    rows = list(csv.DictReader(line for line in io.StringIO(text) if not line.startswith("#")))
+    ms = {}
+    for step in ("kernel07_double_buffering", "kernel08_warp_tiling"):
+        t = [float(r["median_ms"]) for r in rows
+             if r["step"] == step and (r["m"], r["n"], r["k"]) == size and r["status"] in ("PASS", "UNVERIFIED")]
+        if not t:
+            raise InputError(f"{name}: no timed row of {step} at {'x'.join(size)}")
+        ms[step] = statistics.median(t)
+    return fmt_ratio(ms["kernel07_double_buffering"] / ms["kernel08_warp_tiling"])
+
+
+def figures(directory, results_dir):
     gain, best = run13_model(directory)
     tcopy, share = transposing_copy(directory)
     return {
@@ -160,13 +179,15 @@ def figures(directory):
         "measured_step10_tcopy_cost": tcopy,
         "measured_step10_transpose_share": share,
         "measured_step09_registers_h100": step09_registers(directory),
+        "measured_step08_sweep_odd_ratio": step8_over_step7(_read(results_dir, SWEEP_H100), SWEEP_H100),
+        "measured_step08_recheck_ratio": step8_over_step7(_read(directory, RECHECK), RECHECK),
     }
 
 
 def render(ctx):
     if not ctx.tuning_dir or not os.path.isdir(ctx.tuning_dir):
         return  # a render of results alone (--tuning ''): no page is built from it
-    lines = ["# The figures quoted in the pages' sentences, computed from bench/tuning/ by docs/sitegen/prose.py"]
-    for name, value in figures(ctx.tuning_dir).items():
+    lines = ["# The figures quoted in the pages' sentences, computed from bench/tuning/ and docs/results/ by docs/sitegen/prose.py"]
+    for name, value in figures(ctx.tuning_dir, ctx.results_dir).items():
         lines.append(f'ALIASES += "{name}={value}"')
     write(os.path.join(ctx.out, "prose_figures.doxy"), "\n".join(lines) + "\n")

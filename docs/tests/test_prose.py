@@ -19,8 +19,9 @@ from sitegen.common import InputError  # noqa: E402
 
 source = sys.argv[1]
 tuning = os.path.join(source, "bench", "tuning")
+results = os.path.join(source, "docs", "results")
 failures = []
-figures = prose.figures(tuning)
+figures = prose.figures(tuning, results)
 pages = glob.glob(os.path.join(source, "docs", "*.md"))
 used = set()
 for page in pages:
@@ -31,7 +32,7 @@ for name in sorted(used - set(figures)):
 for name in sorted(set(figures) - used):
     failures.append(f"\\{name} is defined but no page quotes it")
 for name, value in figures.items():
-    if not re.fullmatch(r"\d+(\.\d+)?( %|-\d+ %)?", value):
+    if not re.fullmatch(r"\d+(\.\d+)?( %|-\d+ %|x)?", value):
         failures.append(f"\\{name} is '{value}', not a figure")
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -46,12 +47,12 @@ with tempfile.TemporaryDirectory() as tmp:
     slower = text[:block.start(2)] + f"{float(block.group(2)) / 1.5:.1f}" + text[block.end(2):]
     with open(log, "w", encoding="utf-8") as f:
         f.write(slower)
-    changed = prose.figures(copy)["measured_step09_model_choice_gain"]
+    changed = prose.figures(copy, results)["measured_step09_model_choice_gain"]
     if changed == figures["measured_step09_model_choice_gain"]:
         failures.append(f"run 13's host choice made slower left the figure at {changed}")
     os.unlink(log)
     try:
-        prose.figures(copy)
+        prose.figures(copy, results)
         failures.append("a missing record gave figures all the same")
     except InputError as e:
         if prose.RUN13 not in str(e):
