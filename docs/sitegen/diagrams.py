@@ -5,7 +5,8 @@ docs/tests/test_geometry.py checks against the step's plan() and kernel), for on
     zero-padding and step 1's idle work-items hatched;
   - middle: the tiles in local memory as the kernel declares them (step 4's k-major A tile, step
     7's two buffers, step 10's ring of STAGES), what each buffer holds (Geometry.buffer_tiles), the
-    k-slice the work-items read at one k and what three of them read;
+    k-slice the work-items read at one k and what three of them read (a float several read striped
+    in their colours);
   - right: the block of C, and which elements three neighbouring work-items own (their vectors,
     their register blocks and how the blocks interleave).
 Step 9 (K split into SLICES slices for the last SPLIT_ROWS rows of blocks) shows a problem at which
@@ -33,6 +34,7 @@ ITEMS = [((0, 0), "#1f5fa8", "work-item (0, 0)"), ((1, 0), "#e07b1a", "work-item
          ((0, 1), "#2e9a4a", "work-item (0, 1), next along dimension 1")]
 GROUP_FILL, BAND_FILL, TILE_FILL, SLICE_FILL, PAD_FILL = "#fde6c8", "#e8eef8", "#b9cbe8", "#e7dcf5", "#eeeeee"
 HATCH_EDGE, GRID = "#9a9a9a", "#c9ced6"
+LABEL_GAP = 16  # points between A, B and C in the left panel: a line of their labels
 REQUEST = re.compile(r"diagram_step(\d\d)_set_((?:[A-Z][A-Z_]*\d+_?)+?)(?:_size_(\d+)x(\d+)x(\d+))?\.svg")
 
 
@@ -115,10 +117,10 @@ class Canvas:
     def text(self, x, y, s, size=8.5, ha="center", va="center", color="#222222", rotation=0, weight="normal"):
         self.ax.text(x, y, s, fontsize=size, ha=ha, va=va, color=color, rotation=rotation, weight=weight, zorder=10)
 
-    def finish(self, x0, y0, x1, y1, title):
+    def finish(self, x0, y0, x1, y1, title, anchor="N"):
         self.ax.set_xlim(x0, x1)
         self.ax.set_ylim(y1, y0)
-        self.ax.set_aspect("equal", anchor="N")
+        self.ax.set_aspect("equal", anchor=anchor)
         self.ax.axis("off")
         box = self.ax.get_position()
         self.ax.figure.text(box.x0, getattr(self.ax.figure, "panel_title_y", 0.865), title, fontsize=10,
@@ -181,7 +183,15 @@ def panel_problem(cv, v):
     rows, cols = g.block
     grid_rows, grid_cols = g.grid
     depth = g.k_tile or 0
+    # the gap between the matrices holds a line of labels: at least LABEL_GAP points at the scale
+    # the panel is drawn at (its extent, about kp + grid + 3 gaps each way, in the axes' size)
+    box = cv.ax.get_position()
+    width_pt, height_pt = (box.width * cv.ax.figure.get_figwidth() * 72, box.height * cv.ax.figure.get_figheight() * 72)
     gap = max(grid_rows, grid_cols, kp) * 0.06
+    scale = lambda: max((kp + grid_cols + 2.5 * gap) / width_pt, (kp + grid_rows + 4 * gap) / height_pt)  # noqa: E731
+    for _ in range(4):
+        gap = max(gap, LABEL_GAP * scale())
+    per_pt = scale()  # units per point
     pm, pn, pk = names(d, g.params)
     gx, gy = v.group
     # step 9: the copies of the split rows of blocks, one per slice of K, behind C (at most 3 drawn)
@@ -221,8 +231,8 @@ def panel_problem(cv, v):
             if s:  # on A beside the split rows only: the whole rows walk all of K
                 cv.ax.plot([ax0 + b0, ax0 + b0], [split_y, m], color="#7a55b0", lw=0.9, ls=(0, (3, 2)), zorder=7)
                 cv.ax.plot([0, n], [by0 + b0, by0 + b0], color="#7a55b0", lw=0.9, ls=(0, (3, 2)), zorder=7)
-            if g.slices <= 8 and b1 > b0:  # "slice s" where 4 or fewer share A's width, else "s" (they would overlap)
-                label = f"slice {s}" if g.slices <= 4 else f"{s}"
+            if g.slices <= 8 and b1 > b0:  # "slice s" where it fits its part of A's width, else "s"
+                label = f"slice {s}" if (b1 - b0) / per_pt >= 32 else f"{s}"
                 cv.text(ax0 + (b0 + b1) / 2, m + gap * 0.12, label, va="top", size=7, color="#5a3d8a",
                         weight="bold" if s == v.slice else "normal")
     cv.rect(ax0 + k0, ty, k1 - k0, a_rows, fill=BAND_FILL, edge="#5b7bb0", lw=0.6, z=2)
@@ -230,10 +240,12 @@ def panel_problem(cv, v):
     if depth:
         cv.rect(ax0 + v.tile * depth, ty, depth, a_rows, fill=TILE_FILL, edge="#1f3f7a", lw=1.0, z=4)
         cv.rect(tx, by0 + v.tile * depth, b_cols, depth, fill=TILE_FILL, edge="#1f3f7a", lw=1.0, z=4)
-        if ty >= gap * 0.6:  # (in the top row of blocks it would meet A's label: B's says it)
-            cv.text(ax0 + (v.tile + 0.5) * depth, ty - gap * 0.15, f"tile {v.tile}: {pk} = {depth}", va="bottom",
+        if ty >= gap * 1.2:  # (in the top row of blocks it would meet A's label: B's says it)
+            # two short lines: A may be narrow (one line reached over its edges, into C)
+            cv.text(ax0 + (v.tile + 0.5) * depth, ty - gap * 0.15, f"tile {v.tile}\n{pk} = {depth}", va="bottom",
                     size=7.5)
-        cv.text(tx - gap * 0.15, by0 + (v.tile + 0.5) * depth, f"tile {v.tile}\n{pk} = {depth}", ha="right", size=7.5)
+        cv.text(tx - gap * 0.15, by0 + (v.tile + 1) * depth, f"tile {v.tile}\n{pk} = {depth}", ha="right", va="bottom",
+                size=7.5)
     else:  # step 1: work-item (0, 0)'s row of A and column of B
         cv.rect(ax0, ty, k, 1, fill=ITEMS[0][1], edge="none", z=4)
         cv.rect(tx, by0, 1, k, fill=ITEMS[0][1], edge="none", z=4)
@@ -244,7 +256,7 @@ def panel_problem(cv, v):
     # labels: sizes and the block's parameters
     dims = lambda real, pad: f"{real}" if real == pad else f"{real} (padded {pad})"  # noqa: E731
     cv.text(ax0, -gap * 0.35, f"A: M x K = {dims(m, mp)} x {dims(k, kp)}", ha="left", va="bottom", size=8)
-    if g.slices > 1:  # (C may be narrow: the label reaches left, over the empty corner above A)
+    if g.slices > 1 or v.padded:  # (C may be narrow, the label long: it reaches left, over the corner above A)
         cv.text(n, by0 - gap * 0.3, f"B: K x N = {dims(k, kp)} x {dims(n, np_)}", ha="right", va="bottom", size=8)
     else:
         cv.text(0, by0 - gap * 0.3, f"B: K x N = {dims(k, kp)} x {dims(n, np_)}", ha="left", va="bottom", size=8)
@@ -258,9 +270,10 @@ def panel_problem(cv, v):
                                f"{pm} x {pn} = {rows} x {cols}; {which}split: each block by SLICES = {g.slices} "
                                f"work-groups, one per slice of K, into {g.slices} copies of the split rows "
                                "(behind C), which unpad adds up into C", 52)
+    c_text = textwrap.fill(c_text, 52)  # (wider, it runs under the next panel's tiles)
     cv.text(ax0, below, c_text, ha="left", va="top", size=8)
     cv.finish(ax0 - gap * 0.2, by0 - gap * 1.1, grid_cols + gap * 0.2 + copies * shift,
-              below + gap * (0.7 if g.slices <= 1 else 0.3 + 1.0 * (c_text.count("\n") + 1)),
+              below + gap * (0.3 + 1.0 * (c_text.count("\n") + 1)),
               "Where the work-group's block sits")
 
 
@@ -291,10 +304,11 @@ def panel_tiles(cv, v):
         held = g.buffer_tiles(v.group, t)
         for b in range(tile.buffers):  # step 7: the buffers one under the other
             current = tile.buffers == 1 or b == t % tile.buffers
-            if tile.buffers > 1:
-                y += 1.6 * unit
-                cv.text(0, y - 0.3 * unit, f"buffer {b}: " + buffer_text(g, v.group, *held[b]), ha="left",
-                        va="bottom", size=7.5, color="#333333" if current else "#777777")
+            if tile.buffers > 1:  # (wrapped: one line ran into the next panel)
+                caption = textwrap.fill(f"buffer {b}: " + buffer_text(g, v.group, *held[b]), 62)
+                y += (1.6 + 2.0 * caption.count("\n")) * unit
+                cv.text(0, y - 0.3 * unit, caption, ha="left", va="bottom", size=7.5,
+                        color="#333333" if current else "#777777")
             cv.rect(0, y, cols, rows, fill="#fafbfc" if current else "#eeeeee", edge="#333333", lw=0.9, z=1)
             cv.grid(0, y, rows, cols, 1, 1, lw=0.25)
             if w > 1:
@@ -302,10 +316,12 @@ def panel_tiles(cv, v):
             if current:
                 tile_view(cv, v, tile, 0, y)
             y += rows + (1.6 * unit if not k_major else 0.4 * unit)
-    note = (f"k = {kk}: the k-slice read now ({'a row' if g.tiles[0].axes[0] == 'k' else 'a column'} of Asub, "
-            "a row of Bsub)" + ("; hatched: zeros of the zero-padding" if v.padded else ""))
+    note = textwrap.fill(f"k = {kk}: the k-slice read now ({'a row' if g.tiles[0].axes[0] == 'k' else 'a column'} of "
+                         "Asub, a row of Bsub)"
+                         + ("; hatched: zeros of the zero-padding" if v.padded else ""), 68)
     cv.text(0, y + 0.6 * unit, note, ha="left", va="top", size=8, color="#5a3d8a")
-    cv.finish(-0.5, -0.5 * unit, widest + 3 * unit, y + 2.5 * unit, "The tiles in local memory")
+    cv.finish(-0.5, -0.5 * unit, widest + 3 * unit, y + (2.5 + note.count("\n")) * unit, "The tiles in local memory",
+              anchor="NW")  # (its captions run right: left-aligned, they keep out of the next panel)
 
 
 def buffer_text(g, group, u, state):
@@ -340,9 +356,18 @@ def tile_view(cv, v, tile, x, y):
     else:
         cv.rect(x + kk, y, 1, rows, fill=SLICE_FILL, edge="#7a55b0", lw=0.6, z=3)
         cv.text(x + kk + 0.5, y + rows + 0.3, f"\u2191 k = {kk}", va="top", size=7.5, color="#5a3d8a")
+    readers = {}  # (row, column) of the buffer: the colours of the highlighted work-items that read it
     for (lx, ly), color, _ in ITEMS:
         if lx < g.local_size[0] and ly < g.local_size[1]:
-            cv.cells(x, y, {p[-2:] for p in g.reads(lx, ly, kk, t)[tile.name]}, color, z=5)
+            for p in g.reads(lx, ly, kk, t)[tile.name]:
+                readers.setdefault(p[-2:], []).append(color)
+    for _, color, _ in ITEMS:
+        cv.cells(x, y, {cell for cell, colors in readers.items() if colors == [color]}, color, z=5)
+    # a float several of them read (a broadcast): striped in their colours, one would hide the others
+    for (r, c), colors in readers.items():
+        if len(colors) > 1:
+            for j, color in enumerate(colors):
+                cv.rect(x + c, y + r + j / len(colors), 1, 1 / len(colors), fill=color, edge="none", lw=0, z=5)
 
 
 def panel_block(cv, v):
@@ -359,6 +384,11 @@ def panel_block(cv, v):
             cv.cells(0, 0, g.owned(lx, ly), color, z=5, edge="white")
     real_rows, real_cols = v.real_in_block()
     hatch_outside(cv, 0, 0, rows, cols, real_rows, real_cols)
+    if v.padded:  # the zero-padding is computed and stored too (into the padded C): its owners show through
+        for (lx, ly), color, _ in ITEMS:
+            if lx < g.local_size[0] and ly < g.local_size[1]:
+                cv.cells(0, 0, {e for e in g.owned(lx, ly) if e[0] >= real_rows or e[1] >= real_cols}, color, z=7,
+                         hatch="////")
     for i, (r0, c0, wr, wc) in enumerate(g.sub_tiles):  # step 8: the warp tiles, warp 0's shaded
         cv.rect(c0, r0, wc, wr, fill="#d9e6f5" if i == 0 else "none", edge="#1f3f7a", lw=1.4, z=2 if i == 0 else 6)
         cv.text(c0 + wc / 2, r0 + wr / 2, f"warp {i}", size=7.5, color="#1f3f7a")
@@ -426,7 +456,13 @@ def summary_lines(g, d, asked=None, device=None):
                      + " or ".join(str(x) for x in sizes) + f" each) for {which} of blocks: {rows_text}; slice s "
                      f"writes its partial sums into its own copy of the split rows (copy s, in a helper buffer), and "
                      "unpad adds the copies up, applies beta and writes those rows of C.")
+    if d.a_transposed:
+        (_, tm), _, (_, tk) = d.tile_sizes(P)
+        lines.append(f"The sgemm kernel reads A transposed, A^T (K x M, written by the transpose kernel): Asub holds a "
+                     f"TSK x TSM = {tk} x {tm} tile of A^T, k-major, that the left panel draws where it lies in A.")
     if g.tiles:
+        lines.append("In the tiles, a float that several of the three work-items read (a broadcast) is striped in "
+                     "their colours.")
         lines.append(f"Local memory: {g.local_bytes} bytes per work-group"
                      + (f"; the sgemm kernel runs on the zero-padded {g.kernel_size[0]} x {g.kernel_size[1]} x "
                         f"{g.kernel_size[2]}" if g.kernel_size != g.size else "") + ".")
