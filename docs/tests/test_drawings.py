@@ -1,0 +1,131 @@
+"""docs.drawings: the diagrams as drawn (docs/sitegen/diagrams.py, with matplotlib), for every
+class's defaults of every step and every set a page names:
+  - no two labels overlap, none runs under another panel's shapes or off the figure;
+  - each highlighted work-item's colour shows in the tiles' panel (its reads are not hidden under
+    another work-item's).
+The geometry they draw is checked against the plans and the kernels by docs.geometry
+(test_geometry.py); this test is apart so that it runs with the Python that has matplotlib, and
+is skipped with the reason (exit 77) where none has it: the site then draws no diagrams either.
+Usage: test_drawings.py SOURCE_DIR"""
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from sitegen import diagrams, stepdefs  # noqa: E402
+from sitegen.params import read_defaults  # noqa: E402
+from sitegen.sources import discover_steps  # noqa: E402
+
+SOURCE = None
+
+
+def drawn(d, P, size, device=None):
+    """The figure diagrams.draw() makes (drawn into a scratch file), kept open for a look."""
+    import matplotlib.pyplot as plt
+    figs, close = [], plt.close
+    plt.close = lambda fig=None: figs.append(fig) if hasattr(fig, "texts") else close(fig)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            diagrams.draw(d, P, size, os.path.join(tmp, "d.svg"), "Step: a title", device)
+    finally:
+        plt.close = close
+    return figs[0]
+
+
+def close(fig):
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+
+
+def layout_faults(fig):
+    """What is wrong with a drawn diagram's layout: two texts that overlap, a text of one panel under
+    a shape of another, a text off the figure."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    FigureCanvasAgg(fig).draw()
+    renderer = fig.canvas.get_renderer()
+    texts = [(-1, t) for t in fig.texts] + [(-1, t) for legend in fig.legends for t in legend.get_texts()]
+    texts += [(i, t) for i, ax in enumerate(fig.axes) for t in ax.texts]
+    texts = [(i, t, t.get_window_extent(renderer)) for i, t in texts if t.get_text().strip()]
+
+    def meet(a, b):  # more than a pixel each way
+        return min(a.x1, b.x1) - max(a.x0, b.x0) > 1 and min(a.y1, b.y1) - max(a.y0, b.y0) > 1
+    out = [f"{a.get_text()!r} overlaps {b.get_text()!r}"
+           for (_, a, box_a), (_, b, box_b) in ((x, y) for n, x in enumerate(texts) for y in texts[n + 1:])
+           if meet(box_a, box_b)]
+    for i, t, box in texts:
+        if box.x0 < -0.5 or box.y0 < -0.5 or box.x1 > fig.bbox.width + 0.5 or box.y1 > fig.bbox.height + 0.5:
+            out.append(f"{t.get_text()!r} runs off the figure")
+        for j, ax in enumerate(fig.axes):
+            if i >= 0 and j != i and any(meet(box, p.get_window_extent(renderer)) for p in ax.patches):
+                out.append(f"{t.get_text()!r} (panel {i}) runs under the shapes of panel {j}")
+    return out
+
+
+class Drawings(unittest.TestCase):
+    """The diagrams as drawn: their labels legible, the highlighted work-items' reads all visible."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.steps = discover_steps(SOURCE)
+        cls.defaults = read_defaults(SOURCE)
+        stepdefs.configure(SOURCE)
+
+    def cases(self):
+        """(step, P, size, device): every class's defaults (step 9 and 10 split on a device of 132
+        compute units), and every set a page of docs/ names."""
+        device = stepdefs.Device(132, 20 * 2**30, "a device")
+        out = []
+        for s in self.steps:
+            d = stepdefs.get(s.name)
+            for cls in ("cpu", "nvidia-gpu", "gpu"):
+                P = self.defaults[s.name][cls]
+                size = diagrams.split_example(d, P, device) if d.chosen else diagrams.example_size(d, P)
+                out.append((s, P, size, device if d.chosen else None))
+        by_number = {s.number: s for s in self.steps}
+        for number, values, size in diagrams.requested(os.path.join(SOURCE, "docs")).values():
+            s = by_number[number]
+            d = stepdefs.get(s.name)
+            P = dict(self.defaults[s.name]["gpu"], **values)
+            out.append((s, P, size or diagrams.example_size(d, P), None))
+        return out
+
+    def test_labels_do_not_overlap(self):
+        for s, P, size, device in self.cases():
+            with self.subTest(step=s.name, P=P, size=size):
+                fig = drawn(stepdefs.get(s.name), P, size, device)
+                faults = layout_faults(fig)
+                close(fig)
+                self.assertEqual(faults, [])
+
+    def test_every_highlighted_work_item_shows_in_the_tiles(self):
+        import matplotlib.colors
+        import numpy
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        for s, P, size, device in self.cases():
+            d = stepdefs.get(s.name)
+            if not d.tiles(d.resolve(P, size, device)):
+                continue
+            with self.subTest(step=s.name, P=P, size=size):
+                fig = drawn(d, P, size, device)
+                # the pixels of the tiles' panel, drawn finely enough for a stripe of a float
+                fig.set_dpi(400)
+                FigureCanvasAgg(fig).draw()
+                box = fig.axes[1].get_window_extent()
+                pixels = numpy.asarray(fig.canvas.buffer_rgba())[::-1][int(box.y0):int(box.y1), int(box.x0):int(box.x1), :3]
+                close(fig)
+                for _, color, label in diagrams.ITEMS:
+                    rgb = numpy.array(matplotlib.colors.to_rgb(color)) * 255
+                    self.assertTrue((abs(pixels - rgb).max(axis=2) < 3).any(), f"{label}: its reads are hidden in the tiles")
+
+
+if __name__ == "__main__":
+    SOURCE = sys.argv[1]
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print(f"SKIPPED: {sys.executable} has no matplotlib (Debian: apt-get install python3-matplotlib): "
+              "the site draws no diagrams either")
+        sys.exit(77)
+    unittest.main(argv=sys.argv[:1] + sys.argv[2:], verbosity=1)
