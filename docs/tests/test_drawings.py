@@ -14,9 +14,9 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from fixture import load_steps  # noqa: E402
 from sitegen import diagrams, stepdefs  # noqa: E402
-from sitegen.params import read_defaults  # noqa: E402
-from sitegen.sources import discover_steps  # noqa: E402
 
 SOURCE = None
 
@@ -68,9 +68,7 @@ class Drawings(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.steps = discover_steps(SOURCE)
-        cls.defaults = read_defaults(SOURCE)
-        stepdefs.configure(SOURCE)
+        cls.steps, cls.defaults = load_steps(SOURCE)
 
     def cases(self):
         """(step, P, size, device): every class's defaults (step 9 and 10 split on a device of 132

@@ -38,9 +38,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import cltrace  # noqa: E402
+from fixture import load_steps  # noqa: E402
 from sitegen import stepdefs  # noqa: E402
-from sitegen.params import read_defaults  # noqa: E402
-from sitegen.sources import discover_steps  # noqa: E402
 
 SOURCE = PLAN_DUMP_DIR = None
 
@@ -167,9 +166,7 @@ class Geometry(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.steps = discover_steps(SOURCE)
-        cls.defaults = read_defaults(SOURCE)
-        stepdefs.configure(SOURCE)
+        cls.steps, cls.defaults = load_steps(SOURCE)
 
     def cases(self, step):
         """(P, size) pairs: every class's defaults and the extra sets, with the sizes above."""
