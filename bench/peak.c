@@ -14,8 +14,15 @@
 //     read plus the bytes written. Buffers of 1 GiB on a GPU (far beyond its L2), 128 MiB on
 //     other devices, or --copy-mib, within a quarter of the device memory and the largest
 //     allocation.
-// Each result is checked: the FMA sums must be finite and the copy must reproduce the source
-// (both ends of the buffer are read back); a failure exits with 1, like a failed SGEMM check.
+// (c) With --local-reads, instead of (a) and (b): the cost of a float4 read from local memory for
+//     each way the work-items of a warp of 32 can share the vectors they read (the patterns of
+//     read_patterns[] below; peak.cl's local_reads says how the kernel reads). Steps 7 and 8 differ
+//     only in such a pattern; their pages show what it costs on the recorded GPU. The loop count is
+//     calibrated as in (a); cycles per read = time x the device's reported clock / the warp reads
+//     each compute unit made, an estimate that assumes the clock the device reports.
+// Each result is checked: the FMA sums must be finite, the copy must reproduce the source (both
+// ends of the buffer are read back) and every work-item's sum of local reads must be the one the
+// host computes for its lane; a failure exits with 1, like a failed SGEMM check.
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -45,14 +52,52 @@ static const struct {
 #define FMA_PER_ITERATION 64 /* vector multiply-adds per loop iteration per work-item (peak.cl) */
 #define FMA_GROUPS_PER_CU 16
 
+/* The local-read patterns, in the order of peak.cl's switch in local_reads: the column of the tile
+ * that the work-item in place `lane` of a warp of 32 reads (read_column()), as the kernel writes it. */
+static const struct {
+    const char *index;
+    const char *what;
+} read_patterns[] = {
+    {"lane", "32 different neighbouring vectors"},
+    {"lane % 16", "lanes 16 apart share a vector (a warp of 2 x 16, along N)"},
+    {"lane % 8", "lanes 8 apart share a vector (a warp of 4 x 8, along N)"},
+    {"lane / 16", "16 neighbouring lanes share a vector (2 x 16, along M)"},
+    {"lane / 8", "8 neighbouring lanes share a vector (4 x 8, along M)"},
+    {"lane / 2", "pairs of neighbouring lanes share a vector"},
+    {"lane % 4", "lanes 4 apart share a vector"},
+    {"0", "the whole warp reads one vector"},
+    {"lane*8 % 64 + lane/8", "32 different vectors 128 bytes apart (bank conflicts)"},
+};
+#define NREAD (sizeof read_patterns / sizeof read_patterns[0])
+#define READ_ROWS 16 /* the tile of peak.cl's local_reads: READ_ROWS x READ_COLS float4 */
+#define READ_COLS 64
+#define READ_GROUPS_PER_CU 8
+#define READS_PER_ITERATION 8
+
+static int read_column(size_t pattern, int lane)
+{
+    switch (pattern) {
+    case 0: return lane;
+    case 1: return lane % 16;
+    case 2: return lane % 8;
+    case 3: return lane / 16;
+    case 4: return lane / 8;
+    case 5: return lane / 2;
+    case 6: return lane % 4;
+    case 7: return 0;
+    default: return lane * 8 % READ_COLS + lane / 8;
+    }
+}
+
 /* The copy's source holds 0, 1, ..., 31 over and over; the check reads it back from dst. */
 #define COPY_PATTERN 32
 #define COPY_CHECK_BYTES ((size_t)64 << 10)
 
 typedef struct peak_config {
     long copy_mib;  /* 0 = default for the device */
-    long fma_ms;    /* target time of one FMA run */
+    long fma_ms;    /* target time of one FMA run (and of one local-read run) */
     int repeat, warmup;
+    int local_reads; /* --local-reads: measure the local-read patterns instead of (a) and (b) */
 } peak_config;
 
 typedef struct peak_result {
@@ -61,6 +106,9 @@ typedef struct peak_result {
     int fma_iterations[NFMA];                /* calibrated loop counts */
     double copy_median, copy_best;           /* GB/s */
     size_t copy_bytes;                       /* bytes of each buffer */
+    double read_median[NREAD], read_best[NREAD]; /* ms per run of each local-read pattern */
+    size_t read_items;                           /* work-items of the local-read runs */
+    int read_iterations[NREAD];                  /* calibrated loop counts */
 } peak_result;
 
 static void print_help(FILE *out, const void *ctx)
@@ -72,7 +120,7 @@ static void print_help(FILE *out, const void *ctx)
             "  FP32 multiply-add throughput in GFLOPS (2 flops per multiply-add; float4, float8 and\n"
             "  float16 kernels with 8 or 16 independent chains, the best one is the device's FMA peak),\n"
             "  and device-memory bandwidth in GB/s (a float4 copy between two large buffers; bytes read\n"
-            "  + bytes written).\n"
+            "  + bytes written). With --local-reads, the cost of reading local memory instead (below).\n"
             "Device time from OpenCL profiling events; median and best of the timed runs.\n\n"
             "options:\n"
             "  --platform P         OpenCL platform: index or part of its name\n"
@@ -81,24 +129,32 @@ static void print_help(FILE *out, const void *ctx)
             "  --list-devices       list the OpenCL platforms and devices, then exit\n"
             "  --repeat R           timed runs (default 20 on a GPU, 3 otherwise)\n"
             "  --warmup W           untimed runs before timing (default 3 on a GPU, 1 otherwise)\n"
-            "  --fma-ms MS          calibrate the FMA loop until one run takes about MS ms (default 20)\n"
+            "  --fma-ms MS          calibrate the FMA loop (with --local-reads: the read loop) until one\n"
+            "                       run takes about MS ms (default 20)\n"
             "  --copy-mib MIB       size of each copy buffer (default 1024 on a GPU, 128 otherwise;\n"
             "                       at most a quarter of the device memory and the largest allocation)\n"
             "  --csv                print a CSV header and one line on stdout (the report goes to stderr):\n"
             "                       platform,device,driver,fma_gflops,fma_gflops_best,fma_vector,\n"
             "                       copy_gbps,copy_gbps_best,copy_mib,warmup,repeat,date,fma_chains\n"
             "                       (fma_gflops and copy_gbps from the median run)\n"
+            "  --local-reads        measure instead how long a float4 read from local memory takes for\n"
+            "                       each way the 32 work-items of a warp share the vectors they read\n"
+            "                       (col = lane, lane %% 8, lane / 8, ...: steps 7 and 8 differ in these);\n"
+            "                       with --csv one line per pattern: platform,device,driver,clock_mhz,\n"
+            "                       compute_units,work_items,col,vectors,iterations,median_ms,best_ms,\n"
+            "                       cycles_per_read,relative,warmup,repeat,date\n"
             "  -h, --help           print this help and exit\n"
             "  --version            print the version and exit\n\n"
             "exit codes:\n"
             "  0  measured\n"
-            "  1  a sanity check failed (non-finite FMA result, or the copy did not reproduce its source)\n"
+            "  1  a sanity check failed (non-finite FMA result, the copy did not reproduce its source, or\n"
+            "     a work-item's sum of local reads differs from the host's)\n"
             "  2  bad option\n"
             "  3  OpenCL or runtime error\n",
             NAME);
 }
 
-/* Takes peak's own options (--fma-ms, --copy-mib) out of argv; the rest goes to the shared parser. */
+/* Takes peak's own options (--fma-ms, --copy-mib, --local-reads) out of argv; the rest goes to the shared parser. */
 static int take_own_options(int argc, char **argv, int *rest_argc, char **rest, peak_config *cfg, gemm_msg *msg)
 {
     static const struct {
@@ -116,6 +172,10 @@ static int take_own_options(int argc, char **argv, int *rest_argc, char **rest, 
                 which = o;
                 value = argv[i][len] == '=' ? argv[i] + len + 1 : (i + 1 < argc ? argv[++i] : NULL);
             }
+        }
+        if (which < 0 && strcmp(argv[i], "--local-reads") == 0) {
+            cfg->local_reads = 1;
+            continue;
         }
         if (which < 0) {
             rest[(*rest_argc)++] = argv[i];
@@ -190,6 +250,30 @@ static int local_size(gemm_cl *cl, cl_kernel kernel, size_t *local, gemm_msg *ms
     return 0;
 }
 
+/* Calibration: grows the loop count (argument 0 of @p kernel) until one run takes at least half of
+ * the target time, --fma-ms. */
+static int calibrate(gemm_cl *cl, cl_kernel kernel, size_t items, size_t local, const peak_config *cfg,
+                     const char *label, cl_int *iterations, gemm_msg *msg)
+{
+    gemm_progress_set("%s: calibrating the loop count", label);
+    *iterations = 1;
+    for (int tries = 0; tries < 30; tries++) {
+        double ms = 0;
+        cl_int err = clSetKernelArg(kernel, 0, sizeof *iterations, iterations);
+        if (err != CL_SUCCESS)
+            return gemm_cl_fail(msg, "clSetKernelArg(iterations)", err);
+        int rc = timed_run(cl, kernel, items, local, &ms, msg);
+        if (rc || ms >= 0.5 * (double)cfg->fma_ms || *iterations >= (1 << 24))
+            return rc;
+        double grow = ms > 0 ? (double)cfg->fma_ms / ms : 64.0;
+        grow = grow < 2.0 ? 2.0 : (grow > 64.0 ? 64.0 : grow);
+        *iterations = (cl_int)ceil(*iterations * grow);
+        if (*iterations > (1 << 24))
+            *iterations = 1 << 24;
+    }
+    return 0;
+}
+
 /* One FMA kernel: calibrate the loop count, time it, check that the sums are finite. */
 static int measure_fma(gemm_cl *cl, size_t w, const peak_config *cfg, peak_result *res, gemm_msg *msg)
 {
@@ -219,26 +303,10 @@ static int measure_fma(gemm_cl *cl, size_t w, const peak_config *cfg, peak_resul
         if (err != CL_SUCCESS)
             rc = gemm_cl_fail(msg, "clSetKernelArg(FMA kernel)", err);
     }
-    /* Calibration: grow the loop count until one run takes at least half the target time. */
     char label[64];
     snprintf(label, sizeof label, "%s (%d chains)", fma_kernels[w].kernel, fma_kernels[w].chains);
-    gemm_progress_set("%s: calibrating the loop count", label);
-    for (int tries = 0; !rc && tries < 30; tries++) {
-        double ms = 0;
-        err = clSetKernelArg(kernel, 0, sizeof iterations, &iterations);
-        if (err != CL_SUCCESS) {
-            rc = gemm_cl_fail(msg, "clSetKernelArg(iterations)", err);
-            break;
-        }
-        rc = timed_run(cl, kernel, items, local, &ms, msg);
-        if (rc || ms >= 0.5 * (double)cfg->fma_ms || iterations >= (1 << 24))
-            break;
-        double grow = ms > 0 ? (double)cfg->fma_ms / ms : 64.0;
-        grow = grow < 2.0 ? 2.0 : (grow > 64.0 ? 64.0 : grow);
-        iterations = (cl_int)ceil(iterations * grow);
-        if (iterations > (1 << 24))
-            iterations = 1 << 24;
-    }
+    if (!rc)
+        rc = calibrate(cl, kernel, items, local, cfg, label, &iterations, msg);
     double median = 0, best = 0;
     if (!rc)
         rc = timed_runs(cl, label, kernel, items, local, cfg, &median, &best, msg);
@@ -373,6 +441,111 @@ static int measure_copy(gemm_cl *cl, const peak_config *cfg, peak_result *res, g
     return rc;
 }
 
+/* The sum one work-item of local_reads computes, as the kernel computes it (same order of additions):
+ * the column read_column() gives its lane, 8 rows per iteration. */
+static void read_sum(size_t pattern, int lane, cl_int iterations, float sum[4])
+{
+    const int col = read_column(pattern, lane);
+    float acc[READS_PER_ITERATION][4] = {{0}};
+    for (cl_int it = 0; it < iterations; it++)
+        for (int r = 0; r < READS_PER_ITERATION; r++) {
+            const int i = ((it + 2 * r) % READ_ROWS) * READ_COLS + col;
+            for (int c = 0; c < 4; c++)
+                acc[r][c] += (float)(i + c) * 1e-6f;
+        }
+    for (int c = 0; c < 4; c++) {
+        sum[c] = acc[0][c];
+        for (int r = 1; r < READS_PER_ITERATION; r++)
+            sum[c] += acc[r][c];
+    }
+}
+
+/* Checks every work-item's sum against the host's for its lane. */
+static int check_reads(gemm_cl *cl, cl_mem out, size_t items, size_t local, size_t pattern, cl_int iterations,
+                       gemm_msg *msg)
+{
+    float expect[32][4];
+    for (int lane = 0; lane < 32; lane++)
+        read_sum(pattern, lane, iterations, expect[lane]);
+    float *got = malloc(items * 4 * sizeof(float));
+    if (!got)
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory");
+    int rc = 0;
+    cl_int err = clEnqueueReadBuffer(cl->queue, out, CL_TRUE, 0, items * 4 * sizeof(float), got, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        rc = gemm_cl_fail(msg, "clEnqueueReadBuffer(local-read sums)", err);
+    for (size_t i = 0; !rc && i < items * 4; i++) {
+        const int lane = (int)((i / 4) % local % 32);
+        const float e = expect[lane][i % 4];
+        if (got[i] != e) /* the same float additions in the same order: the same result */
+            rc = gemm_msgf(msg, GEMM_EXIT_VERIFY_FAILED,
+                           "local reads '%s': work-item %zu summed %.9g, the host %.9g (its lane %d reads column %d)",
+                           read_patterns[pattern].index, i / 4, (double)got[i], (double)e, lane,
+                           read_column(pattern, lane));
+    }
+    free(got);
+    return rc;
+}
+
+/* (c) Every local-read pattern: calibrate, time, check. */
+static int measure_reads(gemm_cl *cl, const peak_config *cfg, peak_result *res, gemm_msg *msg)
+{
+    cl_kernel kernel = NULL;
+    cl_mem out = NULL;
+    size_t local = 0;
+    int rc = gemm_cl_kernel(cl, "local_reads", &kernel, msg);
+    if (!rc)
+        rc = local_size(cl, kernel, &local, msg);
+    const size_t items = (size_t)cl->dev.compute_units * READ_GROUPS_PER_CU * local;
+    cl_int err = CL_SUCCESS;
+    if (!rc) {
+        out = clCreateBuffer(cl->context, CL_MEM_WRITE_ONLY, items * 4 * sizeof(float), NULL, &err);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kernel, 2, sizeof out, &out);
+        if (err != CL_SUCCESS)
+            rc = gemm_cl_fail(msg, "clCreateBuffer/clSetKernelArg(local-read sums)", err);
+    }
+    for (size_t p = 0; p < NREAD && !rc; p++) {
+        const cl_int pattern = (cl_int)p;
+        cl_int iterations = 1;
+        char label[64];
+        snprintf(label, sizeof label, "local reads, col = %s", read_patterns[p].index);
+        err = clSetKernelArg(kernel, 1, sizeof pattern, &pattern);
+        if (err != CL_SUCCESS)
+            rc = gemm_cl_fail(msg, "clSetKernelArg(pattern)", err);
+        if (!rc)
+            rc = calibrate(cl, kernel, items, local, cfg, label, &iterations, msg);
+        if (!rc)
+            rc = timed_runs(cl, label, kernel, items, local, cfg, &res->read_median[p], &res->read_best[p], msg);
+        if (!rc)
+            rc = check_reads(cl, out, items, local, p, iterations, msg);
+        res->read_iterations[p] = iterations;
+    }
+    res->read_items = items;
+    if (out)
+        clReleaseMemObject(out);
+    if (kernel)
+        clReleaseKernel(kernel);
+    return rc;
+}
+
+/* Different vectors the 32 lanes of a warp read in pattern @p p. */
+static int read_distinct(size_t p)
+{
+    int seen[READ_COLS] = {0}, n = 0;
+    for (int lane = 0; lane < 32; lane++)
+        n += !seen[read_column(p, lane)]++;
+    return n;
+}
+
+/* Clock cycles of one compute unit per warp read (a warp: 32 work-items), at the reported clock. */
+static double read_cycles(const gemm_device_info *dev, const peak_result *res, size_t p)
+{
+    const double reads = (double)res->read_items / 32.0 * res->read_iterations[p] * READS_PER_ITERATION /
+                         (double)dev->compute_units;
+    return res->read_median[p] * 1e-3 * dev->clock_mhz * 1e6 / reads;
+}
+
 static size_t best_width(const peak_result *res)
 {
     size_t b = 0;
@@ -424,11 +597,47 @@ static void report_csv(FILE *out, const gemm_device_info *dev, const peak_config
             cfg->repeat, date, fma_kernels[b].chains);
 }
 
+static void report_reads(FILE *out, const gemm_device_info *dev, const peak_result *res)
+{
+    fprintf(out, "local reads %zu work-items in groups of %zu per compute unit; each reads float4s of a local tile "
+                 "at column col of %d rows per iteration (lane = local id %% 32)\n",
+            res->read_items, (size_t)READ_GROUPS_PER_CU, READS_PER_ITERATION);
+    fprintf(out, "            %-22s %8s %10s %12s %12s %8s  %s\n", "col", "vectors", "iterations", "median ms",
+            "cycles/read", "x lane", "who shares");
+    for (size_t p = 0; p < NREAD; p++)
+        fprintf(out, "            %-22s %8d %10d %12.4f %12.2f %8.2f  %s\n", read_patterns[p].index, read_distinct(p),
+                res->read_iterations[p], res->read_median[p], read_cycles(dev, res, p),
+                read_cycles(dev, res, p) / read_cycles(dev, res, 0), read_patterns[p].what);
+    fprintf(out, "            cycles/read: clock cycles of one compute unit per read of a warp of 32 at the reported "
+                 "%u MHz; x lane: against col = lane\n",
+            dev->clock_mhz);
+}
+
+static void report_reads_csv(FILE *out, const gemm_device_info *dev, const peak_config *cfg, const peak_result *res)
+{
+    char date[32];
+    gemm_utc_date(date, sizeof date);
+    fprintf(out, "platform,device,driver,clock_mhz,compute_units,work_items,col,vectors,iterations,median_ms,best_ms,"
+                 "cycles_per_read,relative,warmup,repeat,date\n");
+    for (size_t p = 0; p < NREAD; p++) {
+        gemm_csv_field(out, dev->platform_name);
+        fputc(',', out);
+        gemm_csv_field(out, dev->name);
+        fputc(',', out);
+        gemm_csv_field(out, dev->driver);
+        fprintf(out, ",%u,%u,%zu,", dev->clock_mhz, dev->compute_units, res->read_items);
+        gemm_csv_field(out, read_patterns[p].index);
+        fprintf(out, ",%d,%d,%.5f,%.5f,%.3f,%.4f,%d,%d,%s\n", read_distinct(p), res->read_iterations[p],
+                res->read_median[p], res->read_best[p], read_cycles(dev, res, p),
+                read_cycles(dev, res, p) / read_cycles(dev, res, 0), cfg->warmup, cfg->repeat, date);
+    }
+}
+
 int main(int argc, char **argv)
 {
     gemm_options opt;
     gemm_msg msg = {{0}};
-    peak_config cfg = {0, 20, 0, 0};
+    peak_config cfg = {0, 20, 0, 0, 0};
     gemm_set_program_name(NAME);
     char **rest = malloc(((size_t)argc + 1) * sizeof(char *));
     int nrest = 0;
@@ -478,12 +687,21 @@ int main(int argc, char **argv)
         gemm_progress_set("building the kernels");
         rc = gemm_cl_build(&cl, peak_kernel_source, "", &msg); /* no -cl-std: as the steps (gemm_step.c) */
     }
-    for (size_t w = 0; w < NFMA && !rc; w++)
-        rc = measure_fma(&cl, w, &cfg, &res, &msg);
-    if (!rc)
-        rc = measure_copy(&cl, &cfg, &res, &msg);
+    if (cfg.local_reads) {
+        if (!rc)
+            rc = measure_reads(&cl, &cfg, &res, &msg);
+    } else {
+        for (size_t w = 0; w < NFMA && !rc; w++)
+            rc = measure_fma(&cl, w, &cfg, &res, &msg);
+        if (!rc)
+            rc = measure_copy(&cl, &cfg, &res, &msg);
+    }
     gemm_progress_stop();
-    if (!rc) {
+    if (!rc && cfg.local_reads) {
+        report_reads(opt.csv ? stderr : stdout, &dev, &res);
+        if (opt.csv)
+            report_reads_csv(stdout, &dev, &cfg, &res);
+    } else if (!rc) {
         report(opt.csv ? stderr : stdout, &res);
         if (opt.csv)
             report_csv(stdout, &dev, &cfg, &res);

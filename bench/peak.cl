@@ -69,3 +69,58 @@ __kernel void copy_float4(__global const float4 *src, __global float4 *dst)
     const size_t i = get_global_id(0);
     dst[i] = src[i];
 }
+
+// ---- Local-memory reads (peak --local-reads) ---------------------------------------------------
+// How the cost of a float4 read from local memory depends on which work-items of a warp read which
+// vector. Every work-item takes a column of a READ_ROWS x READ_COLS tile of float4 from its lane,
+// get_local_id(0) % 32 (its place in a warp of 32, as on NVIDIA), in the way `pattern` names,
+// and reads that column from 8 rows per loop iteration (rows 2 apart, so no two reads of an
+// iteration are the same and a compiler cannot merge them), adding each into its own accumulator:
+// 8 independent local reads and 32 additions per iteration, nothing else. The loop is not
+// unrolled, so that every iteration reads local memory again. The host computes the same sums
+// (bench/peak.c, read_column() and the check) and compares every work-item's result.
+// The patterns, in the order of bench/peak.c's read_patterns[] (keep both in step):
+//   0 lane               32 different neighbouring vectors, 512 bytes
+//   1 lane % 16          16 vectors, lanes 16 apart read the same one (a warp of 2 x 16, along N)
+//   2 lane % 8           8 vectors, lanes 8 apart read the same one (a warp of 4 x 8, along N)
+//   3 lane / 16          2 vectors, 16 neighbouring lanes read the same one (2 x 16, along M)
+//   4 lane / 8           4 vectors, 8 neighbouring lanes read the same one (4 x 8, along M)
+//   5 lane / 2           16 vectors, pairs of neighbouring lanes read the same one
+//   6 lane % 4           4 vectors, lanes 4 apart read the same one
+//   7 0                  1 vector for the whole warp
+//   8 lane*8 % 64 + lane/8   32 different vectors 128 bytes apart: the same banks (conflicts)
+#define READ_ROWS 16
+#define READ_COLS 64
+__kernel void local_reads(int iterations, int pattern, __global float4 *out)
+{
+    __local float4 tile[READ_ROWS * READ_COLS];
+    for (int i = get_local_id(0); i < READ_ROWS * READ_COLS; i += get_local_size(0))
+        tile[i] = (float4)((float)i, (float)(i + 1), (float)(i + 2), (float)(i + 3)) * 1e-6f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int lane = get_local_id(0) % 32;
+    int col;
+    switch (pattern) {
+    case 0: col = lane; break;
+    case 1: col = lane % 16; break;
+    case 2: col = lane % 8; break;
+    case 3: col = lane / 16; break;
+    case 4: col = lane / 8; break;
+    case 5: col = lane / 2; break;
+    case 6: col = lane % 4; break;
+    case 7: col = 0; break;
+    default: col = lane * 8 % READ_COLS + lane / 8; break;
+    }
+    float4 acc[8];
+    for (int r = 0; r < 8; r++)
+        acc[r] = 0.0f;
+    #pragma unroll 1
+    for (int it = 0; it < iterations; it++) {
+        #pragma unroll
+        for (int r = 0; r < 8; r++)
+            acc[r] += tile[((it + 2 * r) % READ_ROWS) * READ_COLS + col];
+    }
+    float4 sum = acc[0];
+    for (int r = 1; r < 8; r++)
+        sum += acc[r];
+    out[get_global_id(0)] = sum;
+}
