@@ -7,7 +7,10 @@ the defects Doxygen does not warn about:
   - a table wider than the page: its narrowest layout (each column as wide as its longest word)
     must fit the text column of a 1280-pixel-wide window beside the navigation tree;
   - two sentences joined without a space ("holds.This kernel"), as \\includedoc does with the
-    paragraphs of a snippet: within one paragraph, list item or table cell of the text.
+    paragraphs of a snippet: within one paragraph, list item or table cell of the text;
+  - a Doxygen command shown as text (\\includedoc, \\ref, @section ...): Doxygen stops reading
+    commands after some mistakes, e.g. a \\ref whose quoted text runs onto the next line, and
+    prints the rest of the page as it is written, without a warning.
 Each defect is one line on stderr, naming the page; exit 1 if there is any.
 """
 import glob
@@ -28,6 +31,7 @@ WINDOW_TEXT_PX, CAPITAL_PX, DIGIT_PX, CHAR_PX, BOLD, CELL_PX = 989, 10.0, 8.9, 7
 BLOCKS = {"p", "li", "td", "th", "div", "dd", "dt", "h1", "h2", "h3", "h4", "table", "tr", "ul", "ol", "pre", "br",
           "summary", "details", "dl", "caption"}
 SKIP = {"code", "pre", "script", "style", "tt"}
+COMMAND = re.compile(r"(?<![\w`])[\\@](includedoc|htmlinclude|ref|section|subsection|image|page|htmlonly)\b")
 JOINED = re.compile(r"(?<![A-Z.])(?<!\be)(?<!\bi)([a-z\)\]0-9%][.:;?!])([A-Z][a-z]{2,})")
 
 
@@ -141,6 +145,9 @@ def check_site(sources, html_dir):
                 problems.append(f"{name}: a table at least {width:.0f} px wide (the text column is about "
                                 f"{WINDOW_TEXT_PX}): {head} ...")
         for block in page.blocks:
+            for m in COMMAND.finditer(block):
+                problems.append(f"{name}: a Doxygen command shown as text: "
+                                f"'...{block[max(0, m.start() - 30):m.end() + 30]}...'")
             for m in JOINED.finditer(block):
                 problems.append(f"{name}: two sentences joined: '...{block[max(0, m.start() - 30):m.end() + 10]}...'")
     return problems
