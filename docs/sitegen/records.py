@@ -30,7 +30,9 @@ class TuningFile:
 def load_tuning(directory):
     if not directory or not os.path.isdir(directory):
         return []
-    return [TuningFile(p) for p in sorted(glob.glob(os.path.join(directory, "*.csv")))]
+    # peak --local-reads's files have columns of their own (sitegen/local_reads.py reads them)
+    return [TuningFile(p) for p in sorted(glob.glob(os.path.join(directory, "*.csv")))
+            if not p.endswith("-local-reads.csv")]
 
 
 def tuning_for(tuning, r):
