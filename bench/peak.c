@@ -67,6 +67,8 @@ static const struct {
     {"lane % 4", "lanes 4 apart share a vector"},
     {"0", "the whole warp reads one vector"},
     {"lane*8 % 64 + lane/8", "32 different vectors 128 bytes apart (bank conflicts)"},
+    {"lane/4 % 4*2 + lane%2", "lanes l and l^2 share a vector (4 x 8 in 2 x 2 squares, along N)"},
+    {"lane/16*2 + lane/2 % 2", "lanes l and l^1 share a vector (4 x 8 in 2 x 2 squares, along M)"},
 };
 #define NREAD (sizeof read_patterns / sizeof read_patterns[0])
 #define READ_ROWS 16 /* the tile of peak.cl's local_reads: READ_ROWS x READ_COLS float4 */
@@ -85,7 +87,9 @@ static int read_column(size_t pattern, int lane)
     case 5: return lane / 2;
     case 6: return lane % 4;
     case 7: return 0;
-    default: return lane * 8 % READ_COLS + lane / 8;
+    case 8: return lane * 8 % READ_COLS + lane / 8;
+    case 9: return lane / 4 % 4 * 2 + lane % 2;
+    default: return lane / 16 * 2 + lane / 2 % 2;
     }
 }
 

@@ -89,6 +89,9 @@ __kernel void copy_float4(__global const float4 *src, __global float4 *dst)
 //   6 lane % 4           4 vectors, lanes 4 apart read the same one
 //   7 0                  1 vector for the whole warp
 //   8 lane*8 % 64 + lane/8   32 different vectors 128 bytes apart: the same banks (conflicts)
+//   9 lane/4 % 4*2 + lane%2  8 vectors, lanes l and l^2 read the same one (a warp of 4 x 8 in
+//                            squares of 2 x 2, LANE_SQUARES, along N)
+//  10 lane/16*2 + lane/2 % 2 4 vectors, lanes l and l^1 read the same one (the same, along M)
 #define READ_ROWS 16
 #define READ_COLS 64
 __kernel void local_reads(int iterations, int pattern, __global float4 *out)
@@ -108,7 +111,9 @@ __kernel void local_reads(int iterations, int pattern, __global float4 *out)
     case 5: col = lane / 2; break;
     case 6: col = lane % 4; break;
     case 7: col = 0; break;
-    default: col = lane * 8 % READ_COLS + lane / 8; break;
+    case 8: col = lane * 8 % READ_COLS + lane / 8; break;
+    case 9: col = lane / 4 % 4 * 2 + lane % 2; break;
+    default: col = lane / 16 * 2 + lane / 2 % 2; break;
     }
     float4 acc[8];
     for (int r = 0; r < 8; r++)

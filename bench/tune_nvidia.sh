@@ -200,14 +200,15 @@ async_copy() {
 # its gain over the previous step mixes the idea with the new parameters. Here each pair of steps
 # 6-7, 7-8, 8-9 and 9-10 also runs with the parameters swapped where the kernels allow it: the new
 # step with the previous step's tile and block (the idea alone) and the previous step with the new
-# step's (the parameters alone); for step 9 the split turned off (SLICES=1). Three rounds, every
+# step's (the parameters alone); for step 9 the split turned off (SLICES=1); step 8 also with its
+# work-items in rows of the warp's tile (LANE_SQUARES=0), as before squares. Three rounds, every
 # configuration once per round, at 2048, 4096 (verified) and 8192; each build's registers.
 ablation() {
   local s r c e v
   local names=([6]=kernel06_padding kernel07_double_buffering kernel08_warp_tiling kernel09_split_k kernel10_async_copy)
   local cfgs=("06" "06 -D TSM=128 -D TSN=128 -D TSK=16 -D WPTM=8 -D WPTN=16"
               "07 -D TSM=64 -D TSN=64 -D TSK=32 -D WPTM=4 -D WPTN=8" "07" "07 -D WPTM=16 -D WPTN=8"
-              "08 -D WTM=32 -D WTN=128 -D WPTM=8 -D WPTN=16" "08"
+              "08 -D WTM=32 -D WTN=128 -D WPTM=8 -D WPTN=16" "08 -D LANE_SQUARES=0" "08"
               "09 -D SLICES=1" "09" "09 -D TSK=8 -D GROUPS_PER_CU=3"
               "10 -D TSK=16 -D STAGES=2 -D GROUPS_PER_CU=2" "10")
   for c in "${cfgs[@]}"; do

@@ -7,6 +7,7 @@ static const gemm_param_info params[] = {
     GEMM_PARAM_TSK,
     GEMM_PARAM_WTM,
     GEMM_PARAM_WTN,
+    GEMM_PARAM_LANE_SQUARES,
     GEMM_PARAM_WPTM,
     GEMM_PARAM_WPTN,
     GEMM_PARAM_WIDTH,

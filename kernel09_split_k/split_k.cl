@@ -76,6 +76,12 @@
 //             (WTM/WPTM)*(WTN/WPTN) consecutive work-items; warp w computes the WTM x WTN sub-tile
 //             in row w/(TSN/WTN), column w%(TSN/WTN) of the block. Fast when a warp is exactly a
 //             sub-group of the hardware (32 work-items on NVIDIA); correct for any sizes.
+//             LANE_SQUARES: 0 or 1, how the work-items of a warp stand in its tile. 0: in rows,
+//             lane l in row l/(WTN/WPTN), column l%(WTN/WPTN). 1: in squares of 2 x 2, lane bit 0
+//             along N, bit 1 along M, the squares in rows, so that lanes l and l^1 read the same
+//             vector of A^T and lanes l and l^2 the same vector of B: neighbouring lanes reading
+//             one vector is the one kind of sharing that makes a read from local memory cheaper on
+//             the recorded NVIDIA GPU (bench/peak --local-reads), and in rows it helps A^T only.
 //             WPTM, WPTN: each work-item computes WPTM rows x WPTN columns of C ("work per
 //             thread"), as WPTN/WIDTH vectors in each of WPTM rows; the work-items of a warp
 //             stand WTM/WPTM along M by WTN/WPTN along N.
@@ -85,7 +91,7 @@
 //             SLICES > K/TSK, writes zeros); (M + (SLICES-1)*splitRows*TSM)*N < 2^31 (C and the copies, indexed
 //             as rows that continue C's) and SLICES*(K/TSK) < 2^31;
 //             TSM a multiple of WTM, TSN of WTN, WTM of WPTM, WTN of WPTN, WPTM and WPTN
-//             multiples of WIDTH;
+//             multiples of WIDTH; with LANE_SQUARES = 1, WTM/WPTM and WTN/WPTN even;
 //             AT, B, C and copies start at addresses aligned to WIDTH floats;
 //             (TSM/WPTM)*(TSN/WPTN) <= the device's maximum work-group size;
 //             TSK*TSM/WIDTH and TSK*TSN/WIDTH multiples of (TSM/WPTM)*(TSN/WPTN) (each work-item
@@ -270,7 +276,13 @@ void sgemm(const int M, const int N, const int K,
     // where the work-item stands in the warp
     const int warp = tid / WARP, lane = tid % WARP;
     const int warpRow = warp / (TSN/WTN), warpCol = warp % (TSN/WTN);
+#if LANE_SQUARES
+    const int square = lane / 4;                             // 2 x 2 lanes each, LANESN/2 in a row
+    const int laneRow = (square / (LANESN/2))*2 + (lane / 2) % 2;
+    const int laneCol = (square % (LANESN/2))*2 + lane % 2;
+#else
     const int laneRow = lane / LANESN, laneCol = lane % LANESN;
+#endif
     const int rowBase = warpRow*(WTM/WIDTH) + laneRow;       // first row of WIDTH-vectors in the tile
     const int colBase = warpCol*(WTN/WIDTH) + laneCol;       // first vector column in the tile
 

@@ -278,6 +278,9 @@ int gemm_require_tiles(gemm_msg *msg, const gemm_problem *p, const char *pm, lon
 #define GEMM_PARAM_WTM {"WTM", 1, 256, "warp tile height: the work-items of a warp compute WTM rows of C together"}
 /** @brief WTN: columns of C per warp. */
 #define GEMM_PARAM_WTN {"WTN", 1, 256, "warp tile width: the work-items of a warp compute WTN columns of C together"}
+/** @brief LANE_SQUARES: how the work-items of a warp stand in its tile (0: in rows, 1: in 2 x 2 squares). */
+#define GEMM_PARAM_LANE_SQUARES \
+    {"LANE_SQUARES", 0, 1, "0: a warp's work-items stand in rows of its tile; 1: in squares of 2 x 2, so that neighbouring ones read the same vectors of A^T and of B"}
 /** @brief WIDTH: the vector width. */
 #define GEMM_PARAM_WIDTH \
     {"WIDTH", 1, 8, "vector width (1, 2, 4 or 8): loads, stores and arithmetic on WIDTH floats at a time"}
@@ -326,8 +329,9 @@ int gemm_require_register_blocks(gemm_msg *msg, const gemm_problem *p);
 int gemm_require_even_tile_loads(gemm_msg *msg, const gemm_problem *p);
 
 /**
- * @brief The checks of steps 8 and 9 on their warp tiles: gemm_require_even_tile_loads()'s, then TSM a
- * multiple of WTM, TSN of WTN, WTM of WPTM and WTN of WPTN. @return 0 or #GEMM_EXIT_BAD_INPUT.
+ * @brief The checks of steps 8 to 10 on their warp tiles: gemm_require_even_tile_loads()'s, then TSM a
+ * multiple of WTM, TSN of WTN, WTM of WPTM and WTN of WPTN, and with LANE_SQUARES = 1 an even number of
+ * work-items each way in a warp. @return 0 or #GEMM_EXIT_BAD_INPUT.
  */
 int gemm_require_warp_tiles(gemm_msg *msg, const gemm_problem *p);
 

@@ -195,6 +195,11 @@ int gemm_require_warp_tiles(gemm_msg *msg, const gemm_problem *p)
         rc = gemm_require(msg, wtm % wptm == 0 && wtn % wptn == 0,
                           "WTM=%ld must be a multiple of WPTM=%ld and WTN=%ld a multiple of WPTN=%ld", wtm, wptm, wtn,
                           wptn);
+    if (!rc && gemm_param(p, "LANE_SQUARES"))
+        rc = gemm_require(msg, (wtm / wptm) % 2 == 0 && (wtn / wptn) % 2 == 0,
+                          "LANE_SQUARES=1 needs an even number of work-items each way in a warp: WTM/WPTM=%ld and "
+                          "WTN/WPTN=%ld",
+                          wtm / wptm, wtn / wptn);
     return rc;
 }
 

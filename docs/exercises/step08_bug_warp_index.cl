@@ -5,9 +5,12 @@
 // over the warp's sub-tile. At every k the warp then reads few, neighbouring vectors from local
 // memory: WTM/WIDTH vectors of A (each one broadcast to all the warp's work-items that use it) and
 // WTN/WIDTH neighbouring vectors of B, which local memory serves without bank conflicts, whatever
-// the shape of the work-group's block. Everything else is step 7's: two local tiles, the
-// next loaded from global memory while the current one is used, and step 6's helper kernels for
-// any M, N, K >= 1 (zero-padding the inputs up to multiples of the tiles, un-padding the result).
+// the shape of the work-group's block. Inside its sub-tile, the warp's work-items can stand in
+// squares of 2 x 2 (LANE_SQUARES), so that neighbouring work-items read the same vector of A and
+// of B: the sharing that makes a read cheaper on the recorded GPU. Everything else is step 7's:
+// two local tiles, the next loaded from global memory while the current one is used, and step 6's
+// helper kernels for any M, N, K >= 1 (zero-padding the inputs up to multiples of the tiles,
+// un-padding the result).
 // "Padding" here means zero-padding of the matrices; TRANSPOSE_PAD is the other kind, local-memory
 // padding against bank conflicts.
 // Kp, Mp, Np are K, M, N rounded up to TSK, TSM, TSN; a matrix that needs no padding is used as it is.
@@ -57,13 +60,19 @@
 //             (WTM/WPTM)*(WTN/WPTN) consecutive work-items; warp w computes the WTM x WTN sub-tile
 //             in row w/(TSN/WTN), column w%(TSN/WTN) of the block. Fast when a warp is exactly a
 //             sub-group of the hardware (32 work-items on NVIDIA); correct for any sizes.
+//             LANE_SQUARES: 0 or 1, how the work-items of a warp stand in its tile. 0: in rows,
+//             lane l in row l/(WTN/WPTN), column l%(WTN/WPTN). 1: in squares of 2 x 2, lane bit 0
+//             along N, bit 1 along M, the squares in rows, so that lanes l and l^1 read the same
+//             vector of A^T and lanes l and l^2 the same vector of B: neighbouring lanes reading
+//             one vector is the one kind of sharing that makes a read from local memory cheaper on
+//             the recorded NVIDIA GPU (bench/peak --local-reads), and in rows it helps A^T only.
 //             WPTM, WPTN: each work-item computes WPTM rows x WPTN columns of C ("work per
 //             thread"), as WPTN/WIDTH vectors in each of WPTM rows; the work-items of a warp
 //             stand WTM/WPTM along M by WTN/WPTN along N.
 //             WIDTH: the vector width, 1, 2, 4 or 8.
 // Constraints M a multiple of TSM, N of TSN, K of TSK (true of the padded sizes by construction);
 //             TSM a multiple of WTM, TSN of WTN, WTM of WPTM, WTN of WPTN, WPTM and WPTN
-//             multiples of WIDTH;
+//             multiples of WIDTH; with LANE_SQUARES = 1, WTM/WPTM and WTN/WPTN even;
 //             AT, B and C start at addresses aligned to WIDTH floats;
 //             (TSM/WPTM)*(TSN/WPTN) <= the device's maximum work-group size;
 //             TSK*TSM/WIDTH and TSK*TSN/WIDTH multiples of (TSM/WPTM)*(TSN/WPTN) (each work-item
@@ -227,7 +236,13 @@ void sgemm(const int M, const int N, const int K,
     // where the work-item stands in the warp
     const int warp = tid / WARP, lane = tid % WARP;
     const int warpRow = warp / (TSN/WTN), warpCol = warp % (TSM/WTM);
+#if LANE_SQUARES
+    const int square = lane / 4;                             // 2 x 2 lanes each, LANESN/2 in a row
+    const int laneRow = (square / (LANESN/2))*2 + (lane / 2) % 2;
+    const int laneCol = (square % (LANESN/2))*2 + lane % 2;
+#else
     const int laneRow = lane / LANESN, laneCol = lane % LANESN;
+#endif
     const int rowBase = warpRow*(WTM/WIDTH) + laneRow;       // first row of WIDTH-vectors in the tile
     const int colBase = warpCol*(WTN/WIDTH) + laneCol;       // first vector column in the tile
 

@@ -101,16 +101,20 @@ def warp_reads(step, P):
 
 
 def configurations(defaults):
-    """(label, step, parameters): steps 7 and 8 with their NVIDIA defaults, and step 7 with step 8's
-    block (the comparison of "the idea alone": the same block in both layouts)."""
+    """(label, step, parameters): steps 7 and 8 with their NVIDIA defaults, step 7 with step 8's
+    block (the comparison of "the idea alone": the same block in both layouts), and step 8 with its
+    work-items in rows of the warp's tile instead of squares (LANE_SQUARES=0) where its defaults
+    have squares."""
     d7 = defaults.get("kernel07_double_buffering", {}).get("nvidia-gpu")
     d8 = defaults.get("kernel08_warp_tiling", {}).get("nvidia-gpu")
     if not d7 or not d8:
         return []
     cross = dict(d7, WPTM=d8["WPTM"], WPTN=d8["WPTN"])
-    return [("step 7, its NVIDIA defaults", "kernel07_double_buffering", d7),
-            ("step 7 with step 8's block", "kernel07_double_buffering", cross),
-            ("step 8, its NVIDIA defaults", "kernel08_warp_tiling", d8)]
+    out = [("step 7, its NVIDIA defaults", "kernel07_double_buffering", d7),
+           ("step 7 with step 8's block", "kernel07_double_buffering", cross)]
+    if d8.get("LANE_SQUARES"):
+        out.append(("step 8 with its work-items in rows", "kernel08_warp_tiling", dict(d8, LANE_SQUARES=0)))
+    return out + [("step 8, its NVIDIA defaults", "kernel08_warp_tiling", d8)]
 
 
 def fma_lanes_per_cycle(results, f):

@@ -468,18 +468,26 @@ class WarpTiling(DoubleBuffering):
             return f"TSM={P['TSM']} must be a multiple of WTM={P['WTM']} and TSN={P['TSN']} of WTN={P['WTN']}"
         if P["WTM"] % P["WPTM"] or P["WTN"] % P["WPTN"]:
             return f"WTM={P['WTM']} must be a multiple of WPTM={P['WPTM']} and WTN={P['WTN']} of WPTN={P['WPTN']}"
+        if P.get("LANE_SQUARES") and ((P["WTM"] // P["WPTM"]) % 2 or (P["WTN"] // P["WPTN"]) % 2):
+            return (f"LANE_SQUARES=1 needs an even number of work-items each way in a warp: WTM/WPTM={P['WTM'] // P['WPTM']} "
+                    f"and WTN/WPTN={P['WTN'] // P['WPTN']}")
         return None
 
     # tid = localRow*RTSN + localCol; warp = tid / WARP, lane = tid % WARP; the warp's sub-tile is
     # row warp/(TSN/WTN), column warp%(TSN/WTN) of the block; inside it the lanes stand LANESM x
-    # LANESN and spread their blocks LANESM vectors of rows and LANESN vectors apart
+    # LANESN (in rows, or with LANE_SQUARES in squares of 2 x 2: lane bit 0 along N, bit 1 along M,
+    # the squares in rows) and spread their blocks LANESM vectors of rows and LANESN vectors apart
     def owned(self, P, lx, ly):
         w = P["WIDTH"]
         lanes_m, lanes_n = P["WTM"] // P["WPTM"], P["WTN"] // P["WPTN"]
         tid = ly * (P["TSN"] // P["WPTN"]) + lx
         warp, lane = divmod(tid, lanes_m * lanes_n)
         warp_row, warp_col = divmod(warp, P["TSN"] // P["WTN"])
-        lane_row, lane_col = divmod(lane, lanes_n)
+        if P.get("LANE_SQUARES"):
+            square_row, square_col = divmod(lane // 4, lanes_n // 2)
+            lane_row, lane_col = square_row * 2 + (lane // 2) % 2, square_col * 2 + lane % 2
+        else:
+            lane_row, lane_col = divmod(lane, lanes_n)
         row_base = warp_row * (P["WTM"] // w) + lane_row
         col_base = warp_col * (P["WTN"] // w) + lane_col
         return [((row_base + (wm // w) * lanes_m) * w + wm % w, (col_base + wn * lanes_n) * w + lane)
@@ -491,7 +499,9 @@ class WarpTiling(DoubleBuffering):
     def ownership_text(self, P):
         lm, ln = P["WTM"] // P["WPTM"], P["WTN"] // P["WPTN"]
         return (f"a WPTM x WPTN register block inside its warp's WTM x WTN tile, the warp's {lm * ln} work-items "
-                f"standing LANESM x LANESN = {lm} x {ln}, WIDTH = {P['WIDTH']} rows at a time, LANESM vectors of rows "
+                f"standing LANESM x LANESN = {lm} x {ln}"
+                + (" in squares of 2 x 2 (LANE_SQUARES)" if P.get("LANE_SQUARES") else "")
+                + f", WIDTH = {P['WIDTH']} rows at a time, LANESM vectors of rows "
                 "apart, and vectors LANESN apart")
 
     def sub_tiles(self, P):

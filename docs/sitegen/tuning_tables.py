@@ -929,13 +929,20 @@ ALONE_REGISTERS = re.compile(r"registers of (\S+) with ([^:]*): .*Used (\d+) reg
 ALONE_FIRST = 7  # the first step whose page has the table (steps 7-10 were tuned again after their idea)
 
 
+IDEA_SWITCHES = {"LANE_SQUARES"}  # parameters that turn a part of a step's idea off at 0
+
+
 def alone_label(own, other, diff, other_defaults):
     """The row label of a configuration of step `own` that differs from its NVIDIA defaults by
     `diff`: its defaults, or the other step's parameters (every parameter that both steps have set
-    as in the other's defaults; parameters of `own`'s idea alone may take any value), else None."""
+    as in the other's defaults; parameters of `own`'s idea alone may take any value), or one of its
+    IDEA_SWITCHES set to 0 and nothing else changed, else None."""
     if not diff:
         return f"step {own.number}, its defaults"
     shared = {k: v for k, v in diff.items() if k in other_defaults}
+    if not shared and len(diff) == 1 and diff.get(next(iter(diff))) == 0 and next(iter(diff)) in IDEA_SWITCHES:
+        # a part of the step's own idea turned off (step 8's LANE_SQUARES=0)
+        return f"step {own.number} with {next(iter(diff))}=0"
     if not shared or any(other_defaults[k] != v for k, v in shared.items()):
         return None
     return f"step {own.number} with step {other.number}'s parameters"
@@ -971,8 +978,9 @@ def alone_configs(t, prev, step, defaults):
                 out.setdefault("step 9 with one slice (no split)", {})[size] = one or rows
             if len(chosen) > 1:
                 rows[:] = [r for r in rows if r["_params"]["SLICES"] != 1]
+    switched_off = sorted(k for k in out if k.startswith(f"step {step.number} with ") and k.endswith("=0"))
     order = [f"step {prev.number}, its defaults", f"step {prev.number} with step {step.number}'s parameters",
-             f"step {step.number} with step {prev.number}'s parameters",
+             f"step {step.number} with step {prev.number}'s parameters", *switched_off,
              "step 9 with one slice (no split)", f"step {step.number}, its defaults"]
     return {k: out[k] for k in order if k in out}
 

@@ -2,8 +2,9 @@
 read a run of `bench/tune_nvidia.sh OUT ablation`. Here a made-up run, written in the harness's CSV
 columns, checks that each row of it lands in the right line of the table:
   - a step with its own NVIDIA defaults, with the other step's parameters (where the parameters
-    of the step's own idea, such as step 8's WTM and WTN, may take any value), or in no line at all
-    (a configuration that is neither);
+    of the step's own idea, such as step 8's WTM and WTN, may take any value), with one switch of
+    its own idea turned off (step 8's LANE_SQUARES=0, alone), or in no line at all (a
+    configuration that is neither);
   - step 9 forced to one slice beside the host's own choice: where the host chose another split,
     the one-slice rows leave the defaults' line; where it chose one slice too, both are the same
     configuration and stay in both lines;
@@ -80,7 +81,8 @@ rows = [row(s7, 4096, 1000, nv[s7]),
         row(s8, 4096, 980, with_params(s8, WTM=32, WTN=128, WPTM=p7["WPTM"], WPTN=p7["WPTN"])),  # step 7's
         row(s8, 4096, 995, nv[s8]),
         row(s8, 4096, 5, with_params(s8, TSK=32)),                          # neither: left out
-        row(s8, 4096, 7, with_params(s8, WTM=32, WTN=128))]                 # only its own idea's: out
+        row(s8, 4096, 7, with_params(s8, WTM=32, WTN=128)),                 # only its own idea's: out
+        row(s8, 4096, 990, with_params(s8, LANE_SQUARES=0))]                 # a switch of its idea off: in
 t8 = table(rows, 8)
 expect(line(t8, "step 7, its defaults") and "1000 (1.000)" in line(t8, "step 7, its defaults"), "step 7's defaults")
 expect(line(t8, "step 7 with step 8's parameters") and "990 (0.990)" in line(t8, "step 7 with step 8's parameters"),
@@ -89,6 +91,8 @@ expect(line(t8, "step 8 with step 7's parameters") and "980 (0.980)" in line(t8,
        "step 8 with step 7's block, its warp tile free")
 expect(line(t8, "step 8, its defaults") and "995 (0.995)" in line(t8, "step 8, its defaults"), "step 8's defaults")
 expect("(0.005)" not in t8 and "(0.007)" not in t8, "a configuration of neither step was shown")
+expect("990 (0.990)" in line(t8, "step 8 with LANE_SQUARES=0"), "step 8 with a switch of its idea off")
+expect(t8.index("step 8 with LANE_SQUARES=0") < t8.index("step 8, its defaults"), "the switch's line before the defaults'")
 
 host = dict(SLICES=9, SPLIT_ROWS=3)
 rows = [row(s8, 4096, 1000, nv[s8]), row(s8, 8192, 1000, nv[s8]),

@@ -1,9 +1,11 @@
 """docs.local_reads: the table of what a read from local memory costs (step08_local_reads.md,
 docs/sitegen/local_reads.py), from a made-up run of `peak --local-reads --csv`:
   - each rule `col` of the file is evaluated as C integer arithmetic on `lane`, and the rows say
-    where steps 7 and 8 read that way: with their NVIDIA defaults both warps are 4 x 8 work-items,
-    reading A as `lane / 8` and B as `lane % 8`; step 7 with step 8's 16 x 8 block has warps of
-    2 x 16 (`lane / 16`, `lane % 16`). These come from the steps' descriptors, not from the file;
+    where steps 7 and 8 read that way: step 7's NVIDIA defaults and step 8 with its work-items in
+    rows make warps of 4 x 8, reading A as `lane / 8` and B as `lane % 8`; step 7 with step 8's
+    16 x 8 block has warps of 2 x 16 (`lane / 16`, `lane % 16`); step 8's defaults stand in
+    squares of 2 x 2 (`lane/16*2 + lane/2 % 2`, `lane/4 % 4*2 + lane%2`). These come from the
+    steps' descriptors, not from the file;
   - the cycles per k of a layout are its reads times their cycles (the median of the runs), and the
     multiply-adds' cycles come from the device's FMA peak where a results file has one;
   - a rule the file does not hold is "not measured", not a guess;
@@ -39,7 +41,8 @@ class FakeResults:
 
 
 RULES = [("lane", 32, 4.0), ("lane % 16", 16, 4.0), ("lane % 8", 8, 4.2), ("lane / 16", 2, 2.0),
-         ("lane / 8", 4, 2.5), ("0", 1, 2.0), ("lane*8 % 64 + lane/8", 32, 32.0)]
+         ("lane / 8", 4, 2.5), ("0", 1, 2.0), ("lane*8 % 64 + lane/8", 32, 32.0),
+         ("lane/4 % 4*2 + lane%2", 8, 2.4), ("lane/16*2 + lane/2 % 2", 4, 2.2)]
 
 
 def render(rules, runs=2, results=(FakeResults(),)):
@@ -60,10 +63,14 @@ def line(text, start):
 
 
 text = render(RULES)
-check("B of both steps' defaults is lane % 8",
-      "B in step 7, its NVIDIA defaults; B in step 8, its NVIDIA defaults" in line(text, "| `lane % 8` |"))
-check("A of both steps' defaults is lane / 8",
-      "A in step 7, its NVIDIA defaults; A in step 8, its NVIDIA defaults" in line(text, "| `lane / 8` |"))
+check("B of step 7's defaults and of step 8 in rows is lane % 8",
+      "B in step 7, its NVIDIA defaults; B in step 8 with its work-items in rows |" in line(text, "| `lane % 8` |"))
+check("A of step 7's defaults and of step 8 in rows is lane / 8",
+      "A in step 7, its NVIDIA defaults; A in step 8 with its work-items in rows |" in line(text, "| `lane / 8` |"))
+check("B of step 8's defaults (squares of 2 x 2): lanes l and l^2 share",
+      "B in step 8, its NVIDIA defaults |" in line(text, "| `lane/4 % 4*2 + lane%2` |"))
+check("A of step 8's defaults (squares of 2 x 2): lanes l and l^1 share",
+      "A in step 8, its NVIDIA defaults |" in line(text, "| `lane/16*2 + lane/2 % 2` |"))
 check("step 7 with step 8's block reads B as lane % 16", "B in step 7 with step 8's block" in line(text, "| `lane % 16` |"))
 check("step 7 with step 8's block reads A as lane / 16", "A in step 7 with step 8's block" in line(text, "| `lane / 16` |"))
 check("no step reads col = lane", line(text, "| `lane` |").endswith("| - |"))
@@ -75,6 +82,9 @@ row = line(text, "| step 7, its NVIDIA defaults |")
 check(f"step 7's cycles per k: {row}", "| 2 x `lane / 8` | 4 x `lane % 8` | 22.4 | 32.0 | 70.0\\% |" in row)
 row = line(text, "| step 7 with step 8's block |")
 check(f"step 7 with 16 x 8: {row}", "| 2 x 16 | 4 x `lane / 16` | 2 x `lane % 16` | 16.6 | 32.0 |" in row)
+# Step 8's defaults (16 x 8 in squares): 4 x 2.3 (A) + 2 x 2.5 (B) = 14.2
+row = line(text, "| step 8, its NVIDIA defaults |")
+check(f"step 8's defaults: {row}", "| 4 x 8 | 4 x `lane/16*2 + lane/2 % 2` | 2 x `lane/4 % 4*2 + lane%2` | 14.2 |" in row)
 # Without a peak of the device, no multiply-add cycles
 text = render(RULES, results=())
 check("no peak: no multiply-add cycles", "| 22.4 | - | - |" in line(text, "| step 7, its NVIDIA defaults |"))
