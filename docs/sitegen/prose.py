@@ -17,9 +17,9 @@ fails Doxygen's build (an unknown command is a warning, and warnings are errors)
     against step 10's in the same runs, at 4096;
   - measured_step10_transpose_share: step 10's transpose against its whole time at 4096, same runs;
   - measured_step09_registers_h100: the H100 compiler report's registers for step 9's sgemm;
-  - measured_step08_sweep_odd_ratio, measured_step08_recheck_ratio: step 8's rate over step 7's at
-    1000x3000x500 on the H100, in the recorded sweep (docs/results/nvidia-h100.csv) and in the five
-    rounds of nvidia-h100-step8-recheck.log (CSV lines after its comments) (each step's median of its rounds' medians).
+  - measured_step08_recheck_ratio: step 8's rate over step 7's at 1000x3000x500 on the H100 in the
+    five rounds of nvidia-h100-step8-recheck.log (CSV lines after its comments; each step's median
+    of its rounds' medians).
 """
 import csv
 import io
@@ -35,7 +35,6 @@ RUN20 = "nvidia-h100-run20-direct-store.csv"
 TCOPY_LOG = "nvidia-h100-transposing-copy-experiment.log"
 PTXAS_H100 = "nvidia-h100-ptxas.txt"
 RECHECK = "nvidia-h100-step8-recheck.log"
-SWEEP_H100 = "nvidia-h100.csv"
 HARNESS_COLUMNS = ["step", "platform", "device", "driver", "m", "n", "k", "alpha", "beta", "params", "warmup", "repeat",
                    "median_ms", "best_ms", "gflops", "gflops_best", "parts", "max_err_over_bound", "status"]
 
@@ -179,7 +178,6 @@ def figures(directory, results_dir):
         "measured_step10_tcopy_cost": tcopy,
         "measured_step10_transpose_share": share,
         "measured_step09_registers_h100": step09_registers(directory),
-        "measured_step08_sweep_odd_ratio": step8_over_step7(_read(results_dir, SWEEP_H100), SWEEP_H100),
         "measured_step08_recheck_ratio": step8_over_step7(_read(directory, RECHECK), RECHECK),
     }
 

@@ -1007,6 +1007,20 @@ def alone_registers(t, prev, step, defaults):
     return out
 
 
+def run_commit(t):
+    """The commit of the kernels a tuning run measured, from a line 'commit HASH' near the top of
+    its log (NAME.log beside NAME.csv), else None."""
+    log = os.path.splitext(t.path)[0] + ".log"
+    if not os.path.exists(log):
+        return None
+    with open(log, encoding="utf-8") as f:
+        for line in f.readlines()[:5]:
+            m = re.match(r"commit ([0-9a-f]{7,40})\b", line)
+            if m:
+                return m.group(1)
+    return None
+
+
 def median(values):
     v = sorted(values)
     return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
@@ -1028,13 +1042,15 @@ def alone_snippet(tuning, steps, defaults, number):
         if base_label not in configs or len(configs) < 2:
             continue
         registers = alone_registers(t, prev, step, defaults)
+        commit = run_commit(t)
         sizes = sorted({s for c in configs.values() for s in c}, key=lambda x: x[0] * x[1] * x[2])
         mine = [r for c in configs.values() for rows in c.values() for r in rows]
         dates = sorted(r["date"] for r in mine)
         rounds = min(len(rows) for c in configs.values() for rows in c.values())
         out.append(f"**{md_escape(mine[0]['device'])}**, driver {md_escape(mine[0]['driver'])}, "
                    f"`bench/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {dates[0][11:16]} to {dates[-1][11:16]} "
-                   f"UTC; every configuration once in each of {rounds} rounds; `*` not verified). GFLOPS, the "
+                   f"UTC; " + (f"the kernels of commit {commit}; " if commit else "")
+                   + f"every configuration once in each of {rounds} rounds; `*` not verified). GFLOPS, the "
                    "median of the rounds (each the median of its timed runs), and the ratio to "
                    f"step {prev.number} with its defaults; the rounds' spread, (highest - lowest) / median, "
                    "in the last column; the host chooses SLICES and SPLIT_ROWS in every row where the step has them. "
@@ -1060,8 +1076,9 @@ def alone_snippet(tuning, steps, defaults, number):
         out.append("")
     tables = sum(1 for line in out if line.startswith("|---"))
     if tables > 1:
-        out.insert(0, f"{tables} runs of the same configurations, one table each (device and date above each): "
-                      "compare them for how far two runs on the same kind of GPU agree.\n")
+        out.insert(0, f"{tables} runs of these configurations, one table each (device, date and the commit of the "
+                      "kernels above each): runs of the same kernels on the same kind of GPU show how far two runs "
+                      "agree, runs of different kernels what changed.\n")
     return ("\n".join(out) + "\n") if out else f"No run of step {number}'s idea alone is recorded.\n"
 
 
