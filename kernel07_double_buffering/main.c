@@ -1,5 +1,6 @@
 // Host side of step 7. Everything except the launch geometry lives in common/ (gemm_step.h).
 #include "gemm_step.h"
+#include "gemm_step_rules.h"
 
 static const gemm_param_info params[] = {
     GEMM_PARAM_TSM,

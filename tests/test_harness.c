@@ -9,6 +9,7 @@
 
 #include "gemm_report.h"
 #include "gemm_step.h"
+#include "gemm_step_rules.h"
 #include "gemm_verify.h"
 #include "test_groups.h"
 

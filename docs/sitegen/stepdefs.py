@@ -521,13 +521,13 @@ class Device:
 
 
 # The header that holds the constants of gemm_split_k_cost()'s model, and their names
-SPLIT_HEADER = "common/include/gemm_step.h"
+SPLIT_HEADER = "common/include/gemm_step_rules.h"
 SPLIT_DEFINES = ("GEMM_SPLIT_FLOPS_PER_BYTE", "GEMM_SPLIT_GROUP_TILES")
 INT_MAX = 2**31 - 1
 
 
 def read_split_defines(source):
-    """{name: value} of the SPLIT_DEFINES that common/include/gemm_step.h defines."""
+    """{name: value} of the SPLIT_DEFINES that common/include/gemm_step_rules.h defines."""
     with open(os.path.join(source, SPLIT_HEADER), encoding="utf-8") as f:
         text = f.read()
     out = {}
@@ -539,7 +539,7 @@ def read_split_defines(source):
 
 
 def split_k_time(whole, depth, parts, part, at_once):
-    """split_k_time() of common/src/gemm_padded.c, operation for operation (the host's choice
+    """split_k_time() of common/src/gemm_step_rules.c, operation for operation (the host's choice
     compares its costs, so they must be the C's to the bit): `whole` work-groups of `depth` tiles,
     then `parts` of `part` tiles, on `at_once` slots, each work-group on the first slot free. After
     the whole ones the slots form two sets in step: those free after the whole waves and the `busy`
@@ -581,7 +581,7 @@ class SplitK(WarpTiling):
     R - q + (g - R + q) % q over slice s = (g - R + q) / q, tiles s*T/S up to (s+1)*T/S (rounded
     down), and writes it into its own copy of the split rows (copy row (s*q + g - R + q)*TSM, in a
     helper buffer), which `unpad` adds up. SLICES = 0 and SPLIT_ROWS = 0 let the host choose
-    (gemm_split_k_choose() in common/src/gemm_padded.c: model())."""
+    (gemm_split_k_choose() in common/src/gemm_step_rules.c: model())."""
     name = "kernel09_split_k"
     chosen = ("SLICES", "SPLIT_ROWS")
     host_only = ("SLICES", "SPLIT_ROWS", "GROUPS_PER_CU")  # the sgemm takes its split as an argument and
@@ -772,7 +772,7 @@ STEPS = {d.name: d for d in (Naive(), Tiled(), Vectorized(), Transpose(), Regist
 
 def configure(source):
     """Reads what the descriptors take from the sources rather than restate: the constants of step
-    9's model (SPLIT_DEFINES, common/include/gemm_step.h)."""
+    9's model (SPLIT_DEFINES, common/include/gemm_step_rules.h)."""
     values = read_split_defines(source)
     missing = [name for name in SPLIT_DEFINES if name not in values]
     if missing:

@@ -686,7 +686,7 @@ def model_differs_lines(run):
             odd.append(f"{size_short(size)}: {host_text(*host[:2])} then, {host_text(*now)} now")
     if not odd:
         return []
-    return [f"Where the run's host chose other than the model as it is now (`common/src/gemm_padded.c`: the model "
+    return [f"Where the run's host chose other than the model as it is now (`common/src/gemm_step_rules.c`: the model "
             f"changed after the run): {'; '.join(odd)}.\n"]
 
 

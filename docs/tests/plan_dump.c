@@ -18,6 +18,7 @@
  * allocation given (0 by default), which step 9's choice of SLICES reads. */
 #include "gemm_params.h"
 #include "gemm_step.h"
+#include "gemm_step_rules.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,88 @@
-#include "gemm_step.h"
+/* The checks and plans that belong to one step's idea (gemm_step_rules.h): the steps' main.c call
+ * them; the runner knows none of them. */
+#include "gemm_step_rules.h"
 
 #include <limits.h>
 #include <math.h>
+
+int gemm_require_vector_tiles(gemm_msg *msg, const gemm_problem *p)
+{
+    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), width = gemm_param(p, "WIDTH");
+    int rc = gemm_require_width(msg, p, width);
+    if (!rc)
+        rc = gemm_require(msg, tsm % width == 0 && tsn % width == 0,
+                          "TSM=%ld and TSN=%ld must be multiples of WIDTH=%ld", tsm, tsn, width);
+    return rc;
+}
+
+int gemm_require_register_blocks(gemm_msg *msg, const gemm_problem *p)
+{
+    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), width = gemm_param(p, "WIDTH");
+    const long wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
+    int rc = gemm_require_vector_tiles(msg, p);
+    if (!rc)
+        rc = gemm_require(msg, wptm % width == 0 && wptn % width == 0,
+                          "WPTM=%ld and WPTN=%ld must be multiples of WIDTH=%ld", wptm, wptn, width);
+    if (!rc)
+        rc = gemm_require(msg, tsm % wptm == 0 && tsn % wptn == 0,
+                          "TSM=%ld must be a multiple of WPTM=%ld and TSN=%ld a multiple of WPTN=%ld", tsm, wptm,
+                          tsn, wptn);
+    return rc;
+}
+
+int gemm_require_even_tile_loads(gemm_msg *msg, const gemm_problem *p)
+{
+    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
+    const long width = gemm_param(p, "WIDTH"), wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
+    const long threads = (tsm / wptm) * (tsn / wptn), a = tsk * (tsm / width), b = tsk * (tsn / width);
+    const int rc = gemm_require_register_blocks(msg, p);
+    if (rc)
+        return rc;
+    return gemm_require(msg, a % threads == 0 && b % threads == 0,
+                        "a tile of A^T (TSK*TSM/WIDTH = %ld vectors) and of B (TSK*TSN/WIDTH = %ld) must divide evenly "
+                        "among the (TSM/WPTM)*(TSN/WPTN) = %ld work-items that load them",
+                        a, b, threads);
+}
+
+int gemm_require_warp_tiles(gemm_msg *msg, const gemm_problem *p)
+{
+    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), wtm = gemm_param(p, "WTM");
+    const long wtn = gemm_param(p, "WTN"), wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
+    int rc = gemm_require_even_tile_loads(msg, p);
+    if (!rc)
+        rc = gemm_require(msg, tsm % wtm == 0 && tsn % wtn == 0,
+                          "TSM=%ld must be a multiple of WTM=%ld and TSN=%ld a multiple of WTN=%ld", tsm, wtm, tsn, wtn);
+    if (!rc)
+        rc = gemm_require(msg, wtm % wptm == 0 && wtn % wptn == 0,
+                          "WTM=%ld must be a multiple of WPTM=%ld and WTN=%ld a multiple of WPTN=%ld", wtm, wptm, wtn,
+                          wptn);
+    if (!rc && gemm_param(p, "LANE_SQUARES"))
+        rc = gemm_require(msg, (wtm / wptm) % 2 == 0 && (wtn / wptn) % 2 == 0,
+                          "LANE_SQUARES=1 needs an even number of work-items each way in a warp: WTM/WPTM=%ld and "
+                          "WTN/WPTN=%ld",
+                          wtm / wptm, wtn / wptn);
+    return rc;
+}
+
+size_t gemm_double_buffer_bytes(const gemm_problem *p)
+{
+    return 2 * (size_t)((gemm_param(p, "TSM") + gemm_param(p, "TSN")) * gemm_param(p, "TSK")) * sizeof(float);
+}
+
+gemm_launch *gemm_plan_transpose(gemm_plan *plan, const char *label, long rows, long cols, long tile, long pad,
+                                 gemm_buffer_id in, gemm_buffer_id out)
+{
+    gemm_launch *l = gemm_plan_add(plan, "transpose", label, gemm_round_up((size_t)cols, (size_t)tile),
+                                   gemm_round_up((size_t)rows, (size_t)tile), (size_t)tile, (size_t)tile);
+    if (!l)
+        return NULL;
+    gemm_arg_int(l, rows);
+    gemm_arg_int(l, cols);
+    gemm_arg_buffer(l, in);
+    gemm_arg_buffer(l, out);
+    l->local_mem_bytes = (size_t)(tile * (tile + pad)) * sizeof(float);
+    return l;
+}
 
 /* A helper kernel over a rows x cols grid of work-items, in tile x tile work-groups. */
 static gemm_launch *helper(gemm_plan *plan, const char *kernel, const char *label, long grid_rows, long grid_cols,

@@ -1,0 +1,81 @@
+/* 10. Report: the head printed once the checks pass, the rest at the end (human-readable or CSV,
+ * gemm_report.h), and the exit code. */
+#include <stdio.h>
+
+#include "gemm_progress.h"
+#include "gemm_run.h"
+
+/* The guards line of the report: what a stray write or access can be caught at. */
+static void describe_guards(const gemm_device_info *dev, const gemm_buffer *c, char *out, size_t len)
+{
+    if (gemm_device_checks_accesses(dev)) {
+        snprintf(out, len, "none: Oclgrind reports every access outside a buffer itself");
+        return;
+    }
+    const size_t fence = gemm_device_fenced(dev);
+    int w = snprintf(out, len, "at least %zu floats before and after each buffer (%zu around C), checked after the runs",
+                     gemm_guard_elems(dev, 0), c->guard);
+    if (fence && w > 0 && (size_t)w < len)
+        snprintf(out + w, len - (size_t)w, "; beyond them %.0f %s of inaccessible pages (host memory: an access faults)",
+                 fence >= ((size_t)1 << 30) ? (double)fence / 1073741824.0 : (double)fence / 1024.0,
+                 fence >= ((size_t)1 << 30) ? "GiB" : "KiB");
+}
+
+static const char *device_type_name(const gemm_device_info *d)
+{
+    if (d->type & CL_DEVICE_TYPE_GPU)
+        return "GPU";
+    if (d->type & CL_DEVICE_TYPE_CPU)
+        return "CPU";
+    return "accelerator";
+}
+
+/* The report's fields known before anything runs: what runs, where, with which parameters. */
+static void describe_run(gemm_report *rep, const gemm_step *step, const gemm_device_info *dev,
+                         const gemm_problem *prob, const char *params_text, int warmup, int repeat)
+{
+    rep->step = step->name;
+    rep->summary = step->summary;
+    snprintf(rep->platform, sizeof rep->platform, "%s", dev->platform_name);
+    snprintf(rep->device, sizeof rep->device, "%s", dev->name);
+    snprintf(rep->driver, sizeof rep->driver, "%s", dev->driver);
+    rep->device_type = device_type_name(dev);
+    rep->m = prob->m;
+    rep->n = prob->n;
+    rep->k = prob->k;
+    rep->alpha = prob->alpha;
+    rep->beta = prob->beta;
+    snprintf(rep->params, sizeof rep->params, "%s", params_text);
+    rep->warmup = warmup;
+    rep->repeat = repeat;
+    rep->timing = step->library
+                      ? "device time from the end of the command before the library call to the end of its last "
+                        "kernel (OpenCL profiling events; no transfers)"
+                      : "device time from the start of the first kernel to the end of the last (OpenCL profiling "
+                        "events; no transfers, no compilation)";
+}
+
+void run_report_head(gemm_run *r)
+{
+    describe_run(&r->rep, r->step, &r->dev, &r->prob, r->params_text, r->warmup, r->repeat);
+    gemm_report_announce(&r->rep, r->opt.csv);
+    gemm_progress_start();
+}
+
+int run_report(gemm_run *r)
+{
+    gemm_report *rep = &r->rep;
+    rep->median_ms = gemm_median(r->times, r->repeat);
+    rep->best_ms = gemm_min(r->times, r->repeat);
+    rep->nparts = r->plan.nlaunches < GEMM_MAX_PARTS ? r->plan.nlaunches : GEMM_MAX_PARTS;
+    for (int i = 0; i < rep->nparts; i++) {
+        rep->part[i].label = r->plan.launch[i].label;
+        rep->part[i].median_ms = gemm_median(r->part[i], r->repeat);
+        rep->part[i].best_ms = gemm_min(r->part[i], r->repeat);
+    }
+    rep->reference = gemm_reference_method();
+    rep->sample = r->sample_why[0] ? r->sample_why : NULL;
+    describe_guards(&r->dev, &r->buf[GEMM_BUF_C], rep->guards, sizeof rep->guards);
+    gemm_progress_stop();
+    return gemm_report_emit(rep, r->opt.csv);
+}

@@ -1,0 +1,177 @@
+/* 8. Timed runs: --warmup untimed runs, then --repeat timed ones, each from a fresh C; then C
+ * read back. A run's time is the device time from the start of its first kernel to the end of
+ * its last (OpenCL profiling events); each kernel's own time is kept too. */
+#include <stdlib.h>
+
+#include "gemm_progress.h"
+#include "gemm_run.h"
+
+static int set_args(gemm_run *r, const gemm_launch *l, cl_kernel k, gemm_msg *msg)
+{
+    for (int a = 0; a < l->nargs; a++) {
+        const gemm_arg *arg = &l->arg[a];
+        cl_int err;
+        switch (arg->kind) {
+        case GEMM_ARG_INT: {
+            cl_int v = arg->i;
+            err = clSetKernelArg(k, (cl_uint)a, sizeof v, &v);
+            break;
+        }
+        case GEMM_ARG_FLOAT: {
+            cl_float v = arg->f;
+            err = clSetKernelArg(k, (cl_uint)a, sizeof v, &v);
+            break;
+        }
+        default:
+            err = clSetKernelArg(k, (cl_uint)a, sizeof(cl_mem), &r->buf[arg->buffer].view);
+            break;
+        }
+        if (err == CL_INVALID_ARG_SIZE || err == CL_INVALID_ARG_VALUE || err == CL_INVALID_MEM_OBJECT ||
+            err == CL_INVALID_ARG_INDEX)
+            return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                             "kernel '%s' does not take what the step passes as argument %d (%s): %s; its signature "
+                             "must be the step's",
+                             l->kernel, a, arg->kind == GEMM_ARG_INT ? "an int" : arg->kind == GEMM_ARG_FLOAT ? "a float" : "a buffer",
+                             gemm_cl_error_name(err));
+        if (err != CL_SUCCESS) {
+            char what[128];
+            snprintf(what, sizeof what, "clSetKernelArg('%s', argument %d)", l->kernel, a);
+            return gemm_cl_fail(msg, what, err);
+        }
+    }
+    return 0;
+}
+
+/* Before every run but the first (gemm_buffer_create() left the buffers as the first run needs
+ * them): C back to its start (NaN when beta = 0), helpers to NaN. Returns the last event. */
+static int prepare_run(gemm_run *r, const gemm_problem *p, cl_event *last, gemm_msg *msg)
+{
+    const cl_uint poison = GEMM_POISON_PATTERN;
+    cl_int err;
+    cl_event ev = NULL;
+    gemm_buffer *c = &r->buf[GEMM_BUF_C];
+    if (p->beta != 0.0f)
+        err = clEnqueueCopyBuffer(r->cl.queue, r->c_initial, c->view, 0, 0, c->elems * sizeof(float), 0, NULL, &ev);
+    else
+        err = clEnqueueFillBuffer(r->cl.queue, c->view, &poison, sizeof poison, 0, c->elems * sizeof(float), 0, NULL,
+                                  &ev);
+    if (err != CL_SUCCESS)
+        return gemm_cl_fail(msg, p->beta != 0.0f ? "clEnqueueCopyBuffer(restoring C)" : "clEnqueueFillBuffer(restoring C)",
+                            err);
+    for (int b = GEMM_BUF_T0; b < GEMM_BUF_COUNT; b++) {
+        if (!r->buf[b].view)
+            continue;
+        clReleaseEvent(ev);
+        ev = NULL;
+        err = clEnqueueFillBuffer(r->cl.queue, r->buf[b].view, &poison, sizeof poison, 0,
+                                  r->buf[b].elems * sizeof(float), 0, NULL, &ev);
+        if (err != CL_SUCCESS)
+            return gemm_cl_fail(msg, "clEnqueueFillBuffer(helper buffer)", err);
+    }
+    *last = ev;
+    return 0;
+}
+
+int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int prepare, double *total,
+                  double *part_ms)
+{
+    const gemm_step *step = r->step;
+    gemm_msg *msg = &r->msg;
+    cl_event prep = NULL, ev[GEMM_MAX_LAUNCHES] = {NULL};
+    int n = step->library ? 1 : plan->nlaunches;
+    /* A library call is timed from the end of the preparation, so it always gets one. */
+    int rc = prepare || step->library ? prepare_run(r, p, &prep, msg) : 0;
+    for (int i = 0; i < n && !rc; i++) {
+        if (step->library) {
+            rc = step->library(p, r->cl.queue, r->buf[GEMM_BUF_A].view, r->buf[GEMM_BUF_B].view,
+                               r->buf[GEMM_BUF_C].view, &ev[0], msg);
+            continue;
+        }
+        const gemm_launch *l = &plan->launch[i];
+        rc = set_args(r, l, r->kernel[i], msg);
+        if (rc)
+            break;
+        cl_int err = clEnqueueNDRangeKernel(r->cl.queue, r->kernel[i], 2, NULL, l->global, l->local, 0, NULL, &ev[i]);
+        /* CL_OUT_OF_RESOURCES is also how some drivers (NVIDIA's) report, at the next call, a kernel
+         * that failed while running: it is read as this launch's limit only if all the work queued
+         * before it finishes without an error. */
+        cl_int earlier = err == CL_OUT_OF_RESOURCES ? clFinish(r->cl.queue) : CL_SUCCESS;
+        if (earlier != CL_SUCCESS) {
+            rc = gemm_msgf(msg, GEMM_EXIT_RUNTIME,
+                           "clEnqueueNDRangeKernel('%s') failed: %s, and clFinish of the work queued before it "
+                           "failed too: %s (a kernel failed while running)",
+                           l->kernel, gemm_cl_error_name(err), gemm_cl_error_name(earlier));
+        } else if (err == CL_OUT_OF_RESOURCES ||
+                   (err == CL_INVALID_WORK_GROUP_SIZE && l->local[0] * l->local[1] > r->kernel_wg[i])) {
+            /* The work-group is within the device's limits (checked before) but not this kernel's.
+             * (CL_INVALID_WORK_GROUP_SIZE for a group the kernel reports it can take is an error
+             * like any other, below: not to be read as a limit of the device.) */
+            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                           "kernel '%s' (%s) could not be launched with work-groups of %zux%zu = %zu work-items: %s "
+                           "(the compiled kernel reports at most %zu, CL_KERNEL_WORK_GROUP_SIZE); use smaller tiles; "
+                           "parameters: %s",
+                           l->kernel, l->label, l->local[0], l->local[1], l->local[0] * l->local[1],
+                           gemm_cl_error_name(err), r->kernel_wg[i], r->params_text);
+        } else if (err != CL_SUCCESS) {
+            char what[128];
+            snprintf(what, sizeof what, "clEnqueueNDRangeKernel('%s')", l->kernel);
+            rc = gemm_cl_fail(msg, what, err);
+        }
+    }
+    if (!rc) {
+        cl_int err = clFinish(r->cl.queue);
+        if (err != CL_SUCCESS)
+            rc = gemm_cl_fail(msg, "clFinish (a kernel failed while running)", err);
+    }
+    cl_ulong start = 0, end = 0;
+    if (!rc && step->library) /* the library's first kernel is not ours to see: start where C was restored */
+        rc = gemm_event_time(prep, CL_PROFILING_COMMAND_END, &start, msg);
+    else if (!rc)
+        rc = gemm_event_time(ev[0], CL_PROFILING_COMMAND_START, &start, msg);
+    if (!rc)
+        rc = gemm_event_time(ev[n - 1], CL_PROFILING_COMMAND_END, &end, msg);
+    if (!rc)
+        rc = gemm_elapsed_ms(start, end, total, msg);
+    for (int i = 0; i < n && !rc; i++) {
+        if (step->library)
+            part_ms[i] = *total;
+        else
+            rc = gemm_event_ms(ev[i], &part_ms[i], msg);
+    }
+    if (prep)
+        clReleaseEvent(prep);
+    for (int i = 0; i < n; i++)
+        if (ev[i])
+            clReleaseEvent(ev[i]);
+    return rc;
+}
+
+int run_timed(gemm_run *r)
+{
+    const int nlaunches = r->plan.nlaunches;
+    r->times = malloc((size_t)r->repeat * sizeof(double));
+    int parts_ok = 1;
+    for (int i = 0; i < nlaunches; i++) {
+        r->part[i] = malloc((size_t)r->repeat * sizeof(double));
+        parts_ok &= r->part[i] != NULL;
+    }
+    r->result = malloc(r->elems[GEMM_BUF_C] * sizeof(float));
+    if (!r->times || !r->result || !parts_ok)
+        return gemm_msgf(&r->msg, GEMM_EXIT_RUNTIME, "out of host memory");
+    for (int run = 0; run < r->warmup + r->repeat; run++) {
+        double total = 0, part_ms[GEMM_MAX_LAUNCHES] = {0};
+        gemm_progress_run(run, r->warmup, r->repeat);
+        int rc = gemm_run_once(r, &r->prob, &r->plan, run > 0, &total, part_ms);
+        if (rc)
+            return rc;
+        if (run >= r->warmup) {
+            r->times[run - r->warmup] = total;
+            for (int i = 0; i < nlaunches; i++)
+                r->part[i][run - r->warmup] = part_ms[i];
+        }
+    }
+    gemm_progress_set("reading C back and checking it");
+    cl_int err = clEnqueueReadBuffer(r->cl.queue, r->buf[GEMM_BUF_C].view, CL_TRUE, 0,
+                                     r->elems[GEMM_BUF_C] * sizeof(float), r->result, 0, NULL, NULL);
+    return err == CL_SUCCESS ? 0 : gemm_cl_fail(&r->msg, "clEnqueueReadBuffer(C)", err);
+}
