@@ -141,6 +141,18 @@
 // the caller's beta to every row it writes: all of C when C is padded, the split rows alone when
 // not; it is not launched when C is neither padded nor split.
 // B is padded only when K or N is not a multiple of TSK or TSN; A is always transposed.
+//
+// Defaults    from common/src/gemm_params.c; -D NAME=VALUE overrides. NVIDIA's row is for a GPU
+//             whose CL_DEVICE_VENDOR contains "NVIDIA"; a device that is no GPU takes the CPU's.
+//             CPU:        TSM=32 TSN=64 TSK=16 WTM=32 WTN=64 LANE_SQUARES=0 WPTM=8 WPTN=8 WIDTH=8
+//                         STAGES=2 COPY=0 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1 SLICES=0 SPLIT_ROWS=0
+//                         GROUPS_PER_CU=1
+//             NVIDIA GPU: TSM=128 TSN=128 TSK=8 WTM=64 WTN=64 LANE_SQUARES=1 WPTM=16 WPTN=8 WIDTH=4
+//                         STAGES=3 COPY=2 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1 SLICES=0 SPLIT_ROWS=0
+//                         GROUPS_PER_CU=3
+//             other GPUs: TSM=64 TSN=64 TSK=16 WTM=16 WTN=64 LANE_SQUARES=0 WPTM=4 WPTN=8 WIDTH=4
+//                         STAGES=3 COPY=0 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1 SLICES=0 SPLIT_ROWS=0
+//                         GROUPS_PER_CU=2
 
 #if WIDTH == 1
     typedef float floatX;
