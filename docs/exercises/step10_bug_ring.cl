@@ -153,6 +153,16 @@
 //             other GPUs: TSM=64 TSN=64 TSK=16 WTM=16 WTN=64 LANE_SQUARES=0 WPTM=4 WPTN=8 WIDTH=4
 //                         STAGES=3 COPY=0 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1 SLICES=0 SPLIT_ROWS=0
 //                         GROUPS_PER_CU=2
+//
+// How the host chooses SLICES and SPLIT_ROWS where they are 0 (the defaults): as step 9 does, with
+// step 10's own TSM, TSN, TSK and GROUPS_PER_CU; step 9's header (kernel09_split_k/split_k.cl)
+// gives the rule. It is gemm_split_k_choose() with its cost model gemm_split_k_cost() and the
+// constants GEMM_SPLIT_FLOPS_PER_BYTE and GEMM_SPLIT_GROUP_TILES, in common/src/gemm_step_rules.c
+// and common/include/gemm_step_rules.h.
+//
+// How the host builds COPY=2 (NVIDIA's default), in plan() of kernel10_async_copy/main.c: as
+// COPY=1 where the GPU has cp.async, that is, reports compute capability 8.0 or higher through
+// cl_nv_device_attribute_query (queries 0x4000 and 0x4001: major*10 + minor >= 80), else as COPY=0.
 
 #if WIDTH == 1
     typedef float floatX;
