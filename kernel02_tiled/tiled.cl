@@ -17,6 +17,12 @@
 //             TS*TS <= the device's maximum work-group size;
 //             2*TS*TS*4 bytes <= the device's local memory.
 // When beta == 0, C is only written, never read: it may hold anything, even NaN.
+//
+// Defaults    from common/src/gemm_params.c; -D NAME=VALUE overrides. NVIDIA's row is for a GPU
+//             whose CL_DEVICE_VENDOR contains "NVIDIA"; a device that is no GPU takes the CPU's.
+//             CPU:        TS=32
+//             NVIDIA GPU: TS=32
+//             other GPUs: TS=16
 
 __kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
 void sgemm(const int M, const int N, const int K,

@@ -24,6 +24,12 @@
 //             TS*TS/WIDTH <= the device's maximum work-group size;
 //             2*TS*TS*4 bytes <= the device's local memory.
 // When beta == 0, C is only written, never read: it may hold anything, even NaN.
+//
+// Defaults    from common/src/gemm_params.c; -D NAME=VALUE overrides. NVIDIA's row is for a GPU
+//             whose CL_DEVICE_VENDOR contains "NVIDIA"; a device that is no GPU takes the CPU's.
+//             CPU:        TS=32 WIDTH=8
+//             NVIDIA GPU: TS=64 WIDTH=4
+//             other GPUs: TS=32 WIDTH=4
 
 #if WIDTH == 1
     typedef float floatX;

@@ -39,6 +39,15 @@
 // When beta == 0, C is only written, never read: it may hold anything, even NaN.
 // Every kernel declares its work-group shape (reqd_work_group_size), so the compiler can fit its
 // use of registers to it.
+//
+// Defaults    from common/src/gemm_params.c; -D NAME=VALUE overrides. NVIDIA's row is for a GPU
+//             whose CL_DEVICE_VENDOR contains "NVIDIA"; a device that is no GPU takes the CPU's.
+//             CPU:        TSM=32 TSN=64 TSK=16 WPTM=8 WPTN=8 WIDTH=8 TRANSPOSE_TILE=16
+//                         TRANSPOSE_PAD=1
+//             NVIDIA GPU: TSM=128 TSN=64 TSK=32 WPTM=8 WPTN=8 WIDTH=4 TRANSPOSE_TILE=16
+//                         TRANSPOSE_PAD=1
+//             other GPUs: TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=8 WIDTH=4 TRANSPOSE_TILE=16
+//                         TRANSPOSE_PAD=1
 
 #if WIDTH == 1
     typedef float floatX;

@@ -129,6 +129,35 @@
 // the caller's beta to every row it writes: all of C when C is padded, the split rows alone when
 // not; it is not launched when C is neither padded nor split.
 // B is padded only when K or N is not a multiple of TSK or TSN; A is always transposed.
+//
+// Defaults    from common/src/gemm_params.c; -D NAME=VALUE overrides. NVIDIA's row is for a GPU
+//             whose CL_DEVICE_VENDOR contains "NVIDIA"; a device that is no GPU takes the CPU's.
+//             CPU:        TSM=32 TSN=64 TSK=16 WTM=32 WTN=64 LANE_SQUARES=0 WPTM=8 WPTN=8 WIDTH=8
+//                         TRANSPOSE_TILE=16 TRANSPOSE_PAD=1 SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=1
+//             NVIDIA GPU: TSM=128 TSN=128 TSK=16 WTM=64 WTN=64 LANE_SQUARES=1 WPTM=16 WPTN=8
+//                         WIDTH=4 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1 SLICES=0 SPLIT_ROWS=0
+//                         GROUPS_PER_CU=2
+//             other GPUs: TSM=64 TSN=64 TSK=16 WTM=16 WTN=64 LANE_SQUARES=0 WPTM=4 WPTN=8 WIDTH=4
+//                         TRANSPOSE_TILE=16 TRANSPOSE_PAD=1 SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=2
+//
+// How the host chooses SLICES and SPLIT_ROWS where they are 0 (the defaults): gemm_split_k_choose()
+// and its cost model gemm_split_k_cost(), in common/src/gemm_step_rules.c and
+// common/include/gemm_step_rules.h (docs/sitegen/stepdefs.py has a Python copy). With R = Mp/TSM
+// rows of blocks, cols = Np/TSN blocks per row, T = Kp/TSK tiles of K and
+// W = CL_DEVICE_MAX_COMPUTE_UNITS x GROUPS_PER_CU (at least 1) work-groups running at once:
+// - split rows: the last q = R - (R*cols/W)*W/cols (integer divisions), the rows left over after
+//   whole waves of W blocks; all R when R*cols < W. q = 0: no split (SLICES=1, SPLIT_ROWS=0).
+// - SLICES: the s from 1 (no split: q = 0) to min(64, T) with the lowest cost, the smallest of
+//   equal ones; the top lowered while s*q*TSM*Np floats (the copies) exceed 2^31 - 1 or
+//   CL_DEVICE_MAX_MEM_ALLOC_SIZE/4, or s*T exceeds 2^31 - 1 (the kernels' int indices).
+// - cost(s), in tiles of the sgemm's loop: the time the last work-group ends when W slots run the
+//   (R - q)*cols whole work-groups of T + G tiles, then the q*cols*s split ones of ceil(T/s) + G
+//   tiles, each on the first slot free; plus unpad's traffic,
+//   (c + (s + 1)*q*cols) * (4*F/(2*TSK)) / W, with c = 2*(R - q)*cols where C is padded, else 0.
+//   F = GEMM_SPLIT_FLOPS_PER_BYTE = 15 (a GPU's flops per byte of memory bandwidth),
+//   G = GEMM_SPLIT_GROUP_TILES = 1 (a work-group's first load and last store). The costs are
+//   compared exactly: compute them in doubles, in this order.
+// -D SLICES=n forces n slices (and at least one split row); -D SPLIT_ROWS=n, the last min(n, R).
 
 #if WIDTH == 1
     typedef float floatX;

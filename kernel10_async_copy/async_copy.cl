@@ -141,6 +141,28 @@
 // the caller's beta to every row it writes: all of C when C is padded, the split rows alone when
 // not; it is not launched when C is neither padded nor split.
 // B is padded only when K or N is not a multiple of TSK or TSN; A is always transposed.
+//
+// Defaults    from common/src/gemm_params.c; -D NAME=VALUE overrides. NVIDIA's row is for a GPU
+//             whose CL_DEVICE_VENDOR contains "NVIDIA"; a device that is no GPU takes the CPU's.
+//             CPU:        TSM=32 TSN=64 TSK=16 WTM=32 WTN=64 LANE_SQUARES=0 WPTM=8 WPTN=8 WIDTH=8
+//                         STAGES=2 COPY=0 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1 SLICES=0 SPLIT_ROWS=0
+//                         GROUPS_PER_CU=1
+//             NVIDIA GPU: TSM=128 TSN=128 TSK=8 WTM=64 WTN=64 LANE_SQUARES=1 WPTM=16 WPTN=8 WIDTH=4
+//                         STAGES=3 COPY=2 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1 SLICES=0 SPLIT_ROWS=0
+//                         GROUPS_PER_CU=3
+//             other GPUs: TSM=64 TSN=64 TSK=16 WTM=16 WTN=64 LANE_SQUARES=0 WPTM=4 WPTN=8 WIDTH=4
+//                         STAGES=3 COPY=0 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1 SLICES=0 SPLIT_ROWS=0
+//                         GROUPS_PER_CU=2
+//
+// How the host chooses SLICES and SPLIT_ROWS where they are 0 (the defaults): as step 9 does, with
+// step 10's own TSM, TSN, TSK and GROUPS_PER_CU; step 9's header (kernel09_split_k/split_k.cl)
+// gives the rule. It is gemm_split_k_choose() with its cost model gemm_split_k_cost() and the
+// constants GEMM_SPLIT_FLOPS_PER_BYTE and GEMM_SPLIT_GROUP_TILES, in common/src/gemm_step_rules.c
+// and common/include/gemm_step_rules.h.
+//
+// How the host builds COPY=2 (NVIDIA's default), in plan() of kernel10_async_copy/main.c: as
+// COPY=1 where the GPU has cp.async, that is, reports compute capability 8.0 or higher through
+// cl_nv_device_attribute_query (queries 0x4000 and 0x4001: major*10 + minor >= 80), else as COPY=0.
 
 #if WIDTH == 1
     typedef float floatX;

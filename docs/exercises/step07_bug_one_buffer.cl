@@ -81,6 +81,15 @@
 // writes straight into C with the caller's alpha and beta and unpad is not launched; otherwise
 // sgemm writes the padded C with the caller's alpha and beta = 0, and unpad applies the caller's
 // beta. B is padded only when K or N is not a multiple of TSK or TSN; A is always transposed.
+//
+// Defaults    from common/src/gemm_params.c; -D NAME=VALUE overrides. NVIDIA's row is for a GPU
+//             whose CL_DEVICE_VENDOR contains "NVIDIA"; a device that is no GPU takes the CPU's.
+//             CPU:        TSM=32 TSN=64 TSK=16 WPTM=8 WPTN=8 WIDTH=8 TRANSPOSE_TILE=16
+//                         TRANSPOSE_PAD=1
+//             NVIDIA GPU: TSM=128 TSN=128 TSK=16 WPTM=8 WPTN=16 WIDTH=4 TRANSPOSE_TILE=16
+//                         TRANSPOSE_PAD=1
+//             other GPUs: TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=8 WIDTH=4 TRANSPOSE_TILE=16
+//                         TRANSPOSE_PAD=1
 
 #if WIDTH == 1
     typedef float floatX;

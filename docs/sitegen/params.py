@@ -2,7 +2,8 @@
 uses, common/src/gemm_params.c, with its rule (the row for all devices, then the class's own row;
 the class `other` takes the CPU's), and the table of them for each step's page:
 stepNN_defaults.md. docs/tests/test_geometry.py checks this reading against gemm_params_defaults()
-itself."""
+itself, and docs/tests/test_kernel_headers.py the section "Defaults" of every kernel's header
+against this reading."""
 import os
 import re
 
