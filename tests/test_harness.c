@@ -180,22 +180,33 @@ static void test_tolerance(void)
     got[4] = (float)value[4];
 
     // The normwise error is ||got-ref|| / (||alpha*A*B|| + ||beta*C||), both norms (the report's
-    // formula: a denominator with 2*||beta*C|| passed every other test), and it passes up to its
-    // bound and not beyond
+    // formula: a denominator with 2*||beta*C|| passed every other test); its bound charges
+    // alpha*A*B with 2*sqrt(K)*eps and beta*C with 2*eps (its two roundings); it passes up to
+    // the bound and not beyond
     ref.norm_ab = 3.0;
     ref.norm_c = 1.0;
     const double bound = gemm_normwise_bound(100), err = 0.5 * tol; // within the element-wise bound
     got[1] = (float)(value[1] + err);
-    const double e1 = (double)got[1] - value[1];
+    const double e1 = (double)got[1] - value[1], bound_abs = 3.0 * bound + GEMM_BETA_C * FLT_EPSILON;
     gemm_check_result(got, &ref, &c);
-    CHECK(c.bad == 0 && c.normwise == fabs(e1) / 4.0 && c.normwise_ratio == c.normwise / bound);
+    CHECK(c.bad == 0 && c.normwise == fabs(e1) / 4.0 && c.normwise_ratio == fabs(e1) / bound_abs);
+    CHECK(c.normwise_bound == bound_abs / 4.0);
     CHECK(c.normwise_pass == (c.normwise_ratio <= 1.0) && c.pass == c.normwise_pass);
-    ref.norm_ab = fabs(e1) / (0.99 * bound) - ref.norm_c; // ratio 0.99: passes
+    ref.norm_ab = (fabs(e1) / 0.99 - GEMM_BETA_C * FLT_EPSILON * ref.norm_c) / bound; // ratio 0.99: passes
     gemm_check_result(got, &ref, &c);
     CHECK(c.bad == 0 && c.normwise_ratio > 0.98 && c.normwise_ratio < 1.0 && c.normwise_pass && c.pass);
-    ref.norm_ab = fabs(e1) / (1.01 * bound) - ref.norm_c; // ratio 1.01: fails
+    ref.norm_ab = (fabs(e1) / 1.01 - GEMM_BETA_C * FLT_EPSILON * ref.norm_c) / bound; // ratio 1.01: fails
     gemm_check_result(got, &ref, &c);
     CHECK(c.bad == 0 && c.normwise_ratio > 1.0 && c.normwise_ratio < 1.02 && !c.normwise_pass && !c.pass);
+    // beta*C alone (alpha*A*B = 0) is charged two roundings, not sqrt(K) of them: an error of
+    // 3*eps*||beta*C|| fails, though it is far below 2*sqrt(K)*eps*||beta*C|| (K = 100: 20*eps)
+    ref.norm_ab = 0.0;
+    ref.norm_c = fabs(e1) / (3.0 * FLT_EPSILON);
+    gemm_check_result(got, &ref, &c);
+    CHECK(c.normwise_ratio > 1.4 && c.normwise_ratio < 1.6 && !c.normwise_pass);
+    ref.norm_c = fabs(e1) / (1.5 * FLT_EPSILON);
+    gemm_check_result(got, &ref, &c);
+    CHECK(c.normwise_ratio > 0.7 && c.normwise_ratio < 0.8 && c.normwise_pass);
 }
 
 static void test_reference(void)
@@ -213,8 +224,8 @@ static void test_reference(void)
     CHECK(gemm_reference_compute(&d, 0, &ref, &msg) == 0);
     // A*B = [1 1 -2; 3 1 -2; 5 1 -2]; 2*A*B - 0.5 = ...
     const double expect[9] = {1.5, 1.5, -4.5, 5.5, 1.5, -4.5, 9.5, 1.5, -4.5};
-    // |A||B| = [1 3 6; 3 7 14; 5 11 22]; magnitude = 2*|A||B| + 0.5
-    const double mag[9] = {2.5, 6.5, 12.5, 6.5, 14.5, 28.5, 10.5, 22.5, 44.5};
+    // |A||B| = [1 3 6; 3 7 14; 5 11 22]; magnitude = 2*|A||B| + 0.5/K (beta*C meets two roundings, not K)
+    const double mag[9] = {2.25, 6.25, 12.25, 6.25, 14.25, 28.25, 10.25, 22.25, 44.25};
     for (int i = 0; i < 9; i++) {
         CHECK(ref.value[i] == expect[i]);
         CHECK(ref.magnitude[i] == mag[i]);
@@ -279,6 +290,24 @@ static void test_constraints(void)
     l->local_mem_bytes = 2 * 16 * 16 * 4;
     CHECK(l->nargs == 8);
     CHECK(gemm_check_plan(&p, &plan, "TS=16", &msg) == 0);
+
+    // Steps 9 and 10: a C too large for the kernels' int indices is refused as such, not as "fewer
+    // SLICES" (with SLICES=1 there is nothing to split)
+    {
+        gemm_defines split_params = {0};
+        CHECK(gemm_defines_apply_list(&split_params, "TSM=128 TSN=128 TSK=16 SLICES=1 SPLIT_ROWS=0 GROUPS_PER_CU=2",
+                                      &msg) == 0);
+        dev.compute_units = 132;
+        gemm_problem big = {"kernel09_split_k", 65536, 32768, 64, 1.0f, 0.0f, &split_params, &dev};
+        gemm_plan split_plan;
+        memset(&split_plan, 0, sizeof split_plan);
+        CHECK(gemm_plan_split_k_auto(&big, &split_plan, 0, &msg) == GEMM_EXIT_BAD_INPUT);
+        CHECK(strstr(msg.text, "C would have 2147483648 elements") && !strstr(msg.text, "SLICES"));
+        big.m = 46340; // 46340 x 46340 fits, padded to 46464 x 46464 it does not
+        big.n = 46340;
+        CHECK(gemm_plan_split_k_auto(&big, &split_plan, 0, &msg) == GEMM_EXIT_BAD_INPUT);
+        CHECK(strstr(msg.text, "C zero-padded to 46464 x 46464") && !strstr(msg.text, "fewer SLICES"));
+    }
 
     l->local[0] = l->local[1] = 32; // 1024 work-items > 256
     CHECK(gemm_check_plan(&p, &plan, "TS=32", &msg) == GEMM_EXIT_BAD_INPUT);

@@ -6,7 +6,7 @@
  * tour and the benchmark can read any of them. CSV columns, in order:
  *
  * `step,platform,device,driver,m,n,k,alpha,beta,params,warmup,repeat,median_ms,best_ms,gflops,`
- * `gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound`
+ * `gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact`
  *
  * - `median_ms`, `best_ms`: the whole step per run (all of its kernels, helpers included);
  * - `gflops` = 2*M*N*K / median time (`gflops_best` uses the best time);
@@ -16,13 +16,15 @@
  * - `status`: PASS, FAIL or UNVERIFIED; `date`: UTC, ISO 8601;
  * - `normwise_over_bound`: the normwise error ||got-ref||/||ref|| over its bound (<= 1 passes),
  *   empty if not verified (gemm_verify.h). Added last, so that readers of older files, which
- *   select columns by name, still read them.
+ *   select columns by name, still read them;
+ * - `exact`: PASS or FAIL of the exact check on integer data (gemm_exact.h), empty if it did not run.
  */
 #ifndef GEMM_REPORT_H
 #define GEMM_REPORT_H
 
 #include <stdio.h>
 
+#include "gemm_exact.h"
 #include "gemm_verify.h"
 
 #ifdef __cplusplus
@@ -76,6 +78,7 @@ typedef struct gemm_report {
     int head_printed;            /**< 1 once gemm_report_announce() printed the head */
     const char *sample;          /**< why the reference is a sample of rows and columns, or NULL */
     char guards[256];            /**< what the guard regions catch, for the report, or "" (no buffers) */
+    gemm_exact exact;            /**< the exact check (gemm_exact.h), when it ran */
 } gemm_report;
 
 /** @brief "PASS", "FAIL" or "UNVERIFIED". */
@@ -102,6 +105,9 @@ void gemm_report_print_head(FILE *out, const gemm_report *r);
  * end then continues from there, so the whole block is the same as without it.
  */
 void gemm_report_announce(gemm_report *r, int csv);
+
+/** @brief Prints the exact check's line of the report (nothing if it did not run). */
+void gemm_report_print_exact(FILE *out, const gemm_exact *x);
 
 /** @brief Prints the CSV header line (see the file comment). */
 void gemm_report_csv_header(FILE *out);

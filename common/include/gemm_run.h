@@ -103,6 +103,12 @@ int run_verify(gemm_run *r);
 int run_report(gemm_run *r);
 
 /**
+ * @brief 9b. The exact check (`run_exact.c`): one more run on integer data whose answer every
+ * correct kernel computes exactly (gemm_exact.h), compared element by element.
+ */
+int run_exact(gemm_run *r);
+
+/**
  * @brief One run of @p plan for problem @p p (run_timed.c): with @p prepare, C restored (NaN when
  * beta = 0) and the helpers poisoned first; the step's device time in @p total and each launch's
  * in @p part_ms, in ms.

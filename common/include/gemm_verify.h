@@ -7,23 +7,28 @@
  *
  * 1. **Element-wise, worst case.** Every element satisfies
  *
- *        |got - ref| <= GEMM_TOLERANCE_C * K * FLT_EPSILON * (|alpha| * (|A||B|)_ij + |beta| * |C0_ij|)
+ *        |got - ref| <= GEMM_TOLERANCE_C * K * FLT_EPSILON * |alpha| * (|A||B|)_ij + GEMM_BETA_C * FLT_EPSILON * |beta * C0_ij|
  *
  *    where |A||B| is the product of the element-wise absolute values. This is the classic
  *    worst-case bound for a length-K float dot product (gamma_K ~= K*u with u = FLT_EPSILON/2)
- *    plus the two roundings of the alpha/beta update; with GEMM_TOLERANCE_C = 2 the bound is
- *    4*K*u, which covers (K+2)*u for every K >= 1 and any summation order, so a correct kernel
- *    can never fail it. It locates a wrong element (a wrong index, an unwritten element, a race).
+ *    plus the two roundings of the alpha/beta update, fl(fl(alpha*s) + fl(beta*c)): they add
+ *    u*|alpha*s| + u*|beta*c| + u*|alpha*s + beta*c|, at most 2u*|alpha*s| + 2u*|beta*c|. So
+ *    alpha*A*B is charged (K+2)*u, which GEMM_TOLERANCE_C = 2 (4*K*u) covers for every K >= 1 and
+ *    any summation order, and beta*C, which meets those two roundings and no others, 2u, which
+ *    GEMM_BETA_C = 2 (4u) covers: a correct kernel can never fail it. (Charging beta*C with K
+ *    roundings, as this bound once did, let a kernel that leaves alpha*A*B out pass wherever
+ *    |alpha| is far below |beta|.) It locates a wrong element (a wrong index, an unwritten element, a race).
  *    But it grows like K^2 on random data (K terms of size ~1/4 each, times K*eps) while the
  *    result grows like sqrt(K): from K ~ 65536 it exceeds the result itself, and a kernel that
  *    writes zeros would pass it.
  *
  * 2. **Normwise, as rounding really behaves.** Over all the elements compared,
  *
- *        ||got - ref||_F <= GEMM_NORMWISE_C * sqrt(K) * FLT_EPSILON * (||alpha*A*B||_F + ||beta*C0||_F)
+ *        ||got - ref||_F <= GEMM_NORMWISE_C * sqrt(K) * FLT_EPSILON * ||alpha*A*B||_F + GEMM_BETA_C * FLT_EPSILON * ||beta*C0||_F
  *
  *    (Frobenius norms; the two terms are taken apart so that their cancelling each other in
- *    some elements cannot shrink the bound: for beta = 0 it is ||ref||_F).
+ *    some elements cannot shrink the bound; beta*C0 is charged its two roundings, as above).
+ *    The report gives the error relative to ||alpha*A*B||_F + ||beta*C0||_F, and the bound the same way.
  *    Higham's probabilistic rounding-error analysis (Higham & Mary, SIAM J. Sci. Comput. 41(5),
  *    2019) models the rounding errors as independent with mean zero: the K roundings of a dot
  *    product then add up like a random walk, to about sqrt(K)*u times the partial sums rather
@@ -57,6 +62,9 @@ extern "C" {
 
 /** @brief The constant c in the normwise bound c * sqrt(K) * eps (see the file comment). */
 #define GEMM_NORMWISE_C 2.0
+
+/** @brief The constant c of beta*C's share of both bounds, c * eps * |beta*C| (see the file comment). */
+#define GEMM_BETA_C 2.0
 
 /** @brief Rows and columns the reference covers when it is a sample (gemm_reference_compute()). */
 #define GEMM_SAMPLE_LINES 64
@@ -118,7 +126,8 @@ typedef struct gemm_reference {
     long n;            /**< columns of the result */
     long k;            /**< length of each dot product */
     double *value;     /**< alpha*A*B + beta*C0, in double */
-    double *magnitude; /**< |alpha|*(|A||B|) + |beta|*|C0|, in double */
+    double *magnitude; /**< |alpha|*(|A||B|) + |beta|*|C0|/K, in double: the element-wise tolerance is
+                            GEMM_TOLERANCE_C*K*eps times it (beta*C meets two roundings, not K) */
     int sampled;       /**< 0: every element; 1: the rows and columns below */
     long nrows;        /**< sampled rows (when sampled) */
     long ncols;        /**< sampled columns (when sampled) */
@@ -172,7 +181,7 @@ const char *gemm_reference_method(void);
 /** @brief The element-wise tolerance for one element: GEMM_TOLERANCE_C * k * FLT_EPSILON * magnitude. */
 double gemm_tolerance(long k, double magnitude);
 
-/** @brief The normwise bound on ||got-ref||_F / (||alpha*A*B||_F + ||beta*C0||_F): GEMM_NORMWISE_C * sqrt(k) * FLT_EPSILON. */
+/** @brief alpha*A*B's share of the normwise bound, per unit of ||alpha*A*B||_F: GEMM_NORMWISE_C * sqrt(k) * FLT_EPSILON. */
 double gemm_normwise_bound(long k);
 
 /** @brief Outcome of comparing a result with the reference. */
@@ -191,7 +200,8 @@ typedef struct gemm_check {
     double first_bad_ref; /**< the expected value (NaN if the element is outside the sample) */
     double first_bad_tol; /**< its bound (NaN if the element is outside the sample) */
     double normwise;       /**< ||got-ref||_F / (||alpha*A*B||_F + ||beta*C0||_F) over the compared elements (Inf with a NaN) */
-    double normwise_ratio; /**< normwise / gemm_normwise_bound(k): <= 1 passes */
+    double normwise_bound; /**< the bound on normwise: (GEMM_NORMWISE_C*sqrt(K)*eps*||alpha*A*B|| + GEMM_BETA_C*eps*||beta*C0||) / (||alpha*A*B|| + ||beta*C0||) */
+    double normwise_ratio; /**< ||got-ref||_F over its bound: <= 1 passes */
     int normwise_pass;     /**< 1 if normwise_ratio <= 1 */
 } gemm_check;
 

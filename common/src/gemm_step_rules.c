@@ -268,12 +268,22 @@ gemm_split_k gemm_split_k_choose(const gemm_problem *p)
 
 int gemm_plan_split_k_auto(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, gemm_msg *msg)
 {
-    int rc;
-    const gemm_split_k split = gemm_split_k_choose(p);
     const long tsm = gemm_param(p, "TSM"), depth = (p->k + gemm_param(p, "TSK") - 1) / gemm_param(p, "TSK");
     const double mp = (double)gemm_round_up((size_t)p->m, (size_t)tsm);
     const double np = (double)gemm_round_up((size_t)p->n, (size_t)gemm_param(p, "TSN"));
-    rc = gemm_require(msg, (double)split.slices * (double)depth <= 2147483647.0,
+    /* C itself first: too large whatever the split (a refusal that named SLICES here misled) */
+    int rc = gemm_require(msg, (double)p->m * (double)p->n <= 2147483647.0,
+                      "C would have %.0f elements, more than the 2^31-1 that the kernels' 32-bit int indices can "
+                      "address", (double)p->m * (double)p->n);
+    if (!rc)
+        rc = gemm_require(msg, mp * np <= 2147483647.0,
+                          "C zero-padded to %.0f x %.0f (multiples of TSM and TSN) would have %.0f elements, more "
+                          "than the 2^31-1 that the kernels' 32-bit int indices can address", mp, np, mp * np);
+    if (rc)
+        return rc;
+    const gemm_split_k split = gemm_split_k_choose(p);
+    if (!rc)
+        rc = gemm_require(msg, (double)split.slices * (double)depth <= 2147483647.0,
                       "SLICES=%ld times the %ld tiles of K must stay below 2^31 (the kernel's int indices)",
                       split.slices, depth);
     if (!rc)

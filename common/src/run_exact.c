@@ -1,0 +1,80 @@
+/* 9b. The exact check: the same launches once more, on integer data whose answer every correct
+ * kernel computes exactly (gemm_exact.h), and every element of C compared with it for equality. */
+#include <string.h>
+
+#include "gemm_exact.h"
+#include "gemm_progress.h"
+#include "gemm_run.h"
+
+/* The exact run's plan is the step's plan for the same problem with the exact run's alpha and
+ * beta: it must launch the same kernels on the same buffers, only the float arguments differ. */
+static int same_launches(const gemm_plan *a, const gemm_plan *b)
+{
+    if (a->nlaunches != b->nlaunches || memcmp(a->temp_elems, b->temp_elems, sizeof a->temp_elems) != 0)
+        return 0;
+    for (int i = 0; i < a->nlaunches; i++) {
+        const gemm_launch *x = &a->launch[i], *y = &b->launch[i];
+        if (strcmp(x->kernel, y->kernel) != 0 || x->nargs != y->nargs || x->local_mem_bytes != y->local_mem_bytes ||
+            memcmp(x->global, y->global, sizeof x->global) != 0 || memcmp(x->local, y->local, sizeof x->local) != 0)
+            return 0;
+        for (int j = 0; j < x->nargs && j < GEMM_MAX_ARGS; j++)
+            if (x->arg[j].kind != y->arg[j].kind || (x->arg[j].kind == GEMM_ARG_INT && x->arg[j].i != y->arg[j].i) ||
+                (x->arg[j].kind == GEMM_ARG_BUFFER && x->arg[j].buffer != y->arg[j].buffer))
+                return 0;
+    }
+    return 1;
+}
+
+/* A, B and the C that each run starts from, on the device (blocking writes) */
+static int upload(gemm_run *r)
+{
+    cl_mem dest[3] = {r->buf[GEMM_BUF_A].view, r->buf[GEMM_BUF_B].view, r->c_initial};
+    const float *src[3] = {r->data.a, r->data.b, r->data.c0};
+    const size_t elems[3] = {r->elems[GEMM_BUF_A], r->elems[GEMM_BUF_B], r->elems[GEMM_BUF_C]};
+    for (int i = 0; i < 3; i++) {
+        if (!dest[i]) /* no starting C when beta = 0: the run poisons C */
+            continue;
+        cl_int err = clEnqueueWriteBuffer(r->cl.queue, dest[i], CL_TRUE, 0, elems[i] * sizeof(float), src[i], 0, NULL,
+                                          NULL);
+        if (err != CL_SUCCESS)
+            return gemm_cl_fail(&r->msg, "clEnqueueWriteBuffer(exact check)", err);
+    }
+    return 0;
+}
+
+int run_exact(gemm_run *r)
+{
+    if (!r->opt.verify)
+        return 0;
+    gemm_progress_set("the exact check: integer data, one more run");
+    const double start = gemm_host_seconds();
+    gemm_exact *exact = &r->rep.exact;
+    gemm_reference_free(&r->ref); /* the random data's reference is done with: its memory goes first */
+    gemm_exact_data_fill(&r->data, r->opt.alpha, r->opt.beta, r->opt.seed, exact);
+    gemm_problem prob = r->prob;
+    prob.alpha = exact->alpha;
+    prob.beta = exact->beta;
+    gemm_plan plan;
+    memset(&plan, 0, sizeof plan);
+    int rc = r->step->library ? 0 : r->step->plan(&prob, &plan, &r->msg);
+    if (!rc && !r->step->library && !same_launches(&plan, &r->plan))
+        rc = gemm_msgf(&r->msg, GEMM_EXIT_RUNTIME,
+                       "internal error: %s plans other launches for the exact check's alpha and beta", r->step->name);
+    if (!rc)
+        rc = upload(r);
+    double total, part_ms[GEMM_MAX_LAUNCHES];
+    if (!rc)
+        rc = gemm_run_once(r, &prob, r->step->library ? &r->plan : &plan, 1, &total, part_ms);
+    cl_int err = CL_SUCCESS;
+    if (!rc)
+        err = clEnqueueReadBuffer(r->cl.queue, r->buf[GEMM_BUF_C].view, CL_TRUE, 0, r->elems[GEMM_BUF_C] * sizeof(float),
+                                  r->result, 0, NULL, NULL);
+    if (!rc && err != CL_SUCCESS)
+        rc = gemm_cl_fail(&r->msg, "clEnqueueReadBuffer(C, exact check)", err);
+    if (!rc) {
+        gemm_exact_expected(&r->data); /* C0 is on the device: the expected answer takes its place */
+        gemm_exact_compare(r->result, r->data.c0, r->prob.m, r->prob.n, exact);
+        exact->seconds = gemm_host_seconds() - start;
+    }
+    return rc;
+}

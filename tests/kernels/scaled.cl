@@ -1,0 +1,20 @@
+// A deliberately wrong kernel for the exact check (gemm_exact.h): step 1's naive kernel with
+// the result scaled by 1 + 1e-4: at K = 262144 that is below the normwise bound.
+// Its error is as small as the rounding a correct kernel may make, so the tolerance checks on
+// random data pass it at the sizes of its tests; the exact check must fail it (exit 1).
+__kernel void sgemm(const int M, const int N, const int K,
+                    const float alpha, const float beta,
+                    const __global float* A,
+                    const __global float* B,
+                    __global float* C)
+{
+    const int col = get_global_id(0);
+    const int row = get_global_id(1);
+    if (row >= M || col >= N)
+        return;
+    float acc = 0.0f;
+    for (int k = 0; k < K; k++)
+        acc += A[row*K + k] * B[k*N + col];
+    const int idx = row*N + col;
+    C[idx] = 1.0001f * ((beta == 0.0f) ? alpha*acc : alpha*acc + beta*C[idx]);  // the bug: 1.0001f
+}
