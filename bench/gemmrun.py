@@ -24,7 +24,7 @@ PEERS = [("cpu_blas", "bench/peer_cpublas"), ("clblast", "bench/peer_clblast"), 
 # The harness's CSV columns (common/include/gemm_report.h), in order.
 COLUMNS = ["step", "platform", "device", "driver", "m", "n", "k", "alpha", "beta", "params", "warmup", "repeat",
            "median_ms", "best_ms", "gflops", "gflops_best", "parts", "max_err_over_bound", "status", "date",
-           "normwise_over_bound"]
+           "normwise_over_bound", "exact"]
 
 EXIT_MEANING = {1: "FAIL", 2: "refused", 3: "error"}
 

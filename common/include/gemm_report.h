@@ -106,8 +106,9 @@ void gemm_report_print_head(FILE *out, const gemm_report *r);
  */
 void gemm_report_announce(gemm_report *r, int csv);
 
-/** @brief Prints the exact check's line of the report (nothing if it did not run). */
-void gemm_report_print_exact(FILE *out, const gemm_exact *x);
+/** @brief Prints the exact check's line of the report (nothing if it did not run); its verdict
+ *  word is PASS only where the whole run passes (@p run_failed 0). */
+void gemm_report_print_exact(FILE *out, const gemm_exact *x, int run_failed);
 
 /** @brief Prints the CSV header line (see the file comment). */
 void gemm_report_csv_header(FILE *out);
