@@ -67,6 +67,9 @@ static void test_options(void)
     CHECK(strcmp(opt.platform, "Portable") == 0 && strcmp(opt.device, "1") == 0 && opt.list_devices);
     CHECK(PARSE("--repeat", "7", "--warmup", "0", "--seed", "42", "--no-verify", "--csv") == GEMM_PARSE_OK);
     CHECK(opt.repeat == 7 && opt.warmup == 0 && opt.seed == 42 && !opt.verify && opt.csv);
+    CHECK(!opt.no_header && !opt.brief);
+    CHECK(PARSE("--csv", "--no-header") == GEMM_PARSE_OK && opt.csv && opt.no_header);
+    CHECK(PARSE("--brief") == GEMM_PARSE_OK && opt.brief && !opt.csv);
     CHECK(PARSE("-D", "TS=16", "-DWIDTH=4", "-D", "TS=32") == GEMM_PARSE_OK);
     CHECK(opt.defines.count == 2);
     long v = 0;
@@ -118,6 +121,10 @@ static void test_options(void)
     EXPECT_ERROR("option --device needs a value", "--device=");
     EXPECT_ERROR("option -D needs a value", "-D", "");
     EXPECT_ERROR("expects cpu, nvidia-gpu or gpu", "--defaults-for", "amd");
+    EXPECT_ERROR("--brief and --csv are two output formats", "--csv", "--brief");
+    EXPECT_ERROR("--brief and --csv are two output formats", "--brief", "--csv", "--no-header");
+    EXPECT_ERROR("--no-header leaves out the header of the CSV output: it needs --csv", "--no-header");
+    EXPECT_ERROR("takes no value", "--brief=1");
 
     // The defaults-table format
     gemm_defines d = {0};

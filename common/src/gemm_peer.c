@@ -44,7 +44,7 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
     if (peer->describe) {
         rc = peer->describe(&opt, &rep, &msg);
         if (!rc)
-            gemm_report_announce(&rep, opt.csv);
+            gemm_report_announce(&rep, &opt);
     }
     gemm_progress_start();
     gemm_progress_set("making the random matrices");
@@ -76,7 +76,7 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
         if (opt.verify)
             gemm_check_result(c, &ref, &rep.check);
         gemm_progress_stop();
-        rc = gemm_report_emit(&rep, opt.csv);
+        rc = gemm_report_emit(&rep, &opt);
     } else {
         gemm_progress_stop();
         gemm_error("%s", msg.text);

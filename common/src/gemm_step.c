@@ -933,7 +933,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
     /* What is known before anything runs is printed now (the head of the report); then a
      * progress line on a terminal (gemm_progress.h) */
     describe_run(&rep, step, &dev, &prob, params_text, warmup, repeat);
-    gemm_report_announce(&rep, opt.csv);
+    gemm_report_announce(&rep, &opt);
     gemm_progress_start();
     gemm_progress_set("setting up the OpenCL device");
 
@@ -1116,7 +1116,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         gemm_check_result(r.result, &r.ref, &rep.check);
     }
     gemm_progress_stop();
-    rc = gemm_report_emit(&rep, opt.csv);
+    rc = gemm_report_emit(&rep, &opt);
 
 done:
     gemm_progress_stop();
