@@ -695,7 +695,8 @@ int main(int argc, char **argv)
     }
     if (!rc) {
         gemm_progress_set("building the kernels");
-        rc = gemm_cl_build(&cl, peak_kernel_source, "", &msg); /* no -cl-std: as the steps (gemm_step.c) */
+        /* no -cl-std: as the steps (gemm_step.c) */
+        rc = gemm_cl_build(&cl, peak_kernel_source, "bench/peak.cl", "", &msg);
     }
     if (cfg.local_reads) {
         if (!rc)

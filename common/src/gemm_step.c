@@ -947,7 +947,8 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
         if (rc)
             goto done;
         gemm_progress_set("building the OpenCL program");
-        rc = gemm_cl_build(&r.cl, r.file_source ? r.file_source : step->source, options_text, &msg);
+        rc = gemm_cl_build(&r.cl, r.file_source ? r.file_source : step->source,
+                           r.file_source ? opt.kernel_file : step->source_file, options_text, &msg);
         if (rc)
             goto done;
         for (int i = 0; i < plan.nlaunches; i++) {
