@@ -415,6 +415,56 @@ static void append_candidate(char *out, size_t len, int index, const char *name,
         snprintf(out + used, len - used, "%s%d (%s%s)", used ? ", " : "", index, name, where);
 }
 
+/* The platform --platform names: an index, or a part of the name of exactly one platform; -1
+ * (any) without --platform */
+static int choose_platform(const device_list *list, const char *platform_sel, int *platform, gemm_msg *msg)
+{
+    *platform = -1;
+    if (!platform_sel)
+        return 0;
+    if (is_index(platform_sel)) {
+        const long p = strtol(platform_sel, NULL, 10);
+        *platform = (int)p;
+        if (p >= list->nplatforms)
+            return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "platform index %s does not exist (there %s %d; see --list-devices)",
+                             platform_sel, list->nplatforms == 1 ? "is" : "are", list->nplatforms);
+        return 0;
+    }
+    char names[384] = "";
+    int matches = 0;
+    for (int p = 0; p < list->nplatforms; p++) {
+        if (contains_nocase(list->platform_names[p], platform_sel)) {
+            *platform = matches++ ? *platform : p;
+            append_candidate(names, sizeof names, p, list->platform_names[p], "");
+        }
+    }
+    if (matches == 0)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "no OpenCL platform matches '%s' (see --list-devices)", platform_sel);
+    if (matches > 1)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                         "'%s' matches %d OpenCL platforms: %s; choose one by its index (--platform N)", platform_sel,
+                         matches, names);
+    return 0;
+}
+
+/* Why no device was chosen, given the platform chosen and the devices on it (candidates) */
+static int refuse_no_device(const device_list *list, int platform, int candidates, const char *platform_sel,
+                            const char *device_sel, gemm_msg *msg)
+{
+    char why[1300];
+    if (candidates == 0 && platform >= 0 && list->left_out_code[platform])
+        return gemm_msgf(msg, list->left_out_code[platform], "%s", list->left_out_why[platform]);
+    if (candidates == 0 && platform >= 0 && is_pocl(list->platform_names[platform]) && pocl_problem(why, sizeof why))
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "platform '%s' has no devices: %s", platform_sel, why);
+    if (candidates == 0)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "platform '%s' has no devices (see --list-devices)",
+                         platform_sel ? platform_sel : "?");
+    if (is_index(device_sel))
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "device index %s does not exist (there %s %d; see --list-devices)",
+                         device_sel, list->count == 1 ? "is" : "are", list->count);
+    return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "no OpenCL device matches '%s' (see --list-devices)", device_sel);
+}
+
 int gemm_select_device(const char *platform_sel, const char *device_sel, gemm_device_info *info, gemm_msg *msg)
 {
     device_list *list = malloc(sizeof *list);
@@ -425,34 +475,12 @@ int gemm_select_device(const char *platform_sel, const char *device_sel, gemm_de
         free(list);
         return rc;
     }
-    char names[384] = "";
     int platform = -1; /* -1: any */
-    if (platform_sel && is_index(platform_sel)) {
-        long p = strtol(platform_sel, NULL, 10);
-        if (p >= list->nplatforms)
-            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "platform index %s does not exist (there %s %d; see --list-devices)",
-                           platform_sel, list->nplatforms == 1 ? "is" : "are", list->nplatforms);
-        platform = (int)p;
-    } else if (platform_sel) {
-        int matches = 0;
-        for (int p = 0; p < list->nplatforms; p++) {
-            if (contains_nocase(list->platform_names[p], platform_sel)) {
-                platform = matches++ ? platform : p;
-                append_candidate(names, sizeof names, p, list->platform_names[p], "");
-            }
-        }
-        if (matches == 0)
-            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "no OpenCL platform matches '%s' (see --list-devices)",
-                           platform_sel);
-        else if (matches > 1)
-            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
-                           "'%s' matches %d OpenCL platforms: %s; choose one by its index (--platform N)",
-                           platform_sel, matches, names);
-    }
+    rc = choose_platform(list, platform_sel, &platform, msg);
     /* The device: an index is the one --list-devices prints (across all platforms), whether or
      * not a platform is given; a name must match one device of the platform(s) chosen. */
+    char names[384] = "";
     int chosen = -1, candidates = 0, matches = 0;
-    names[0] = '\0';
     for (int i = 0; i < list->count && !rc; i++) {
         const gemm_device_info *d = &list->dev[i];
         const int on_platform = platform < 0 || d->platform_index == platform;
@@ -481,21 +509,8 @@ int gemm_select_device(const char *platform_sel, const char *device_sel, gemm_de
     if (!rc && device_sel && !is_index(device_sel) && matches > 1)
         rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "'%s' matches %d OpenCL devices: %s; choose one by its index (--device N)",
                        device_sel, matches, names);
-    if (!rc && chosen < 0) {
-        char why[1300];
-        if (candidates == 0 && platform >= 0 && list->left_out_code[platform])
-            rc = gemm_msgf(msg, list->left_out_code[platform], "%s", list->left_out_why[platform]);
-        else if (candidates == 0 && platform >= 0 && is_pocl(list->platform_names[platform]) && pocl_problem(why, sizeof why))
-            rc = gemm_msgf(msg, GEMM_EXIT_RUNTIME, "platform '%s' has no devices: %s", platform_sel, why);
-        else if (candidates == 0)
-            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "platform '%s' has no devices (see --list-devices)",
-                           platform_sel ? platform_sel : "?");
-        else if (is_index(device_sel))
-            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "device index %s does not exist (there %s %d; see --list-devices)",
-                           device_sel, list->count == 1 ? "is" : "are", list->count);
-        else
-            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "no OpenCL device matches '%s' (see --list-devices)", device_sel);
-    }
+    if (!rc && chosen < 0)
+        rc = refuse_no_device(list, platform, candidates, platform_sel, device_sel, msg);
     if (!rc)
         *info = list->dev[chosen];
     free(list);
