@@ -43,8 +43,8 @@ static const struct opt_spec {
                                                    "default: $GEMM_DEFAULTS_FOR if set, else the device's own"},
     {OPT_CSV, 0, "csv", NULL, "print a CSV header and one line per run on stdout\n"
                               "(the human-readable report then goes to stderr); the header is left\n"
-                              "out where stdout is a file that holds data already (a loop of runs\n"
-                              "appending to one file gets one header)"},
+                              "out where stdout is a file that holds data already (the runs of a\n"
+                              "loop sent to one file get one header)"},
     {OPT_NO_HEADER, 0, "no-header", NULL, "with --csv: print no CSV header line"},
     {OPT_BRIEF, 0, "brief", NULL, "print one line per run: PASS, FAIL or UNVERIFIED, GFLOPS, the error\n"
                                   "against its bound, the problem and the parameters (and on a\n"
