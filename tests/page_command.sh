@@ -13,7 +13,7 @@
 set -u
 harness_pass=
 if [ "${1-}" = --harness-pass ]; then
-  harness_pass=$1
+  harness_pass=1
   shift
 fi
 dir=$1 needs=$2 code=$3 regex=$4 absent=${5-}
@@ -40,4 +40,4 @@ case $needs in
 esac
 echo "--- the command, as the page shows it (run from a directory standing for the repository root): ---"
 cat command.sh
-exec "$(dirname "${BASH_SOURCE[0]}")/expect.sh" ${absent:+--absent "$absent"} $harness_pass "$code" "$regex" bash -e command.sh
+exec "$(dirname "${BASH_SOURCE[0]}")/expect.sh" ${absent:+--absent "$absent"} ${harness_pass:+--harness-pass} "$code" "$regex" bash -e command.sh

@@ -156,8 +156,9 @@ void gemm_report_brief(FILE *out, const gemm_report *r)
             fprintf(out, " (%zu NaN/Inf)", c->nonfinite);
         fprintf(out, ", the first at (row %ld, col %ld): got %.9g, expected %.9g", c->first_bad_row, c->first_bad_col,
                 c->first_bad_got, c->first_bad_ref);
-    } else if (!c->normwise_pass)
+    } else if (!c->normwise_pass) {
         fputs("; every element within its bound, but the normwise error beyond its own", out);
+    }
     if (r->failure[0])
         fprintf(out, "; %s", r->failure);
     if (c->checked < c->total)
