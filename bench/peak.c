@@ -140,7 +140,9 @@ static void print_help(FILE *out, const void *ctx)
             "  --csv                print a CSV header and one line on stdout (the report goes to stderr):\n"
             "                       platform,device,driver,fma_gflops,fma_gflops_best,fma_vector,\n"
             "                       copy_gbps,copy_gbps_best,copy_mib,warmup,repeat,date,fma_chains\n"
-            "                       (fma_gflops and copy_gbps from the median run)\n"
+            "                       (fma_gflops and copy_gbps from the median run); the header is left out\n"
+            "                       where stdout is a file that holds data already\n"
+            "  --no-header          with --csv: print no CSV header line\n"
             "  --local-reads        measure instead how long a float4 read from local memory takes for\n"
             "                       each way the 32 work-items of a warp share the vectors they read\n"
             "                       (col = lane, lane %% 8, lane / 8, ...: steps 7 and 8 differ in these);\n"
@@ -584,13 +586,15 @@ static void report(FILE *out, const peak_result *res)
     fprintf(out, "            median %.1f GB/s   best %.1f GB/s\n", res->copy_median, res->copy_best);
 }
 
-static void report_csv(FILE *out, const gemm_device_info *dev, const peak_config *cfg, const peak_result *res)
+static void report_csv(FILE *out, const gemm_device_info *dev, const peak_config *cfg, const peak_result *res,
+                       int header)
 {
     char date[32];
     gemm_utc_date(date, sizeof date);
     const size_t b = best_width(res);
-    fprintf(out, "platform,device,driver,fma_gflops,fma_gflops_best,fma_vector,copy_gbps,copy_gbps_best,copy_mib,"
-                 "warmup,repeat,date,fma_chains\n");
+    if (header)
+        fprintf(out, "platform,device,driver,fma_gflops,fma_gflops_best,fma_vector,copy_gbps,copy_gbps_best,copy_mib,"
+                     "warmup,repeat,date,fma_chains\n");
     gemm_csv_field(out, dev->platform_name);
     fputc(',', out);
     gemm_csv_field(out, dev->name);
@@ -617,12 +621,14 @@ static void report_reads(FILE *out, const gemm_device_info *dev, const peak_resu
             dev->clock_mhz);
 }
 
-static void report_reads_csv(FILE *out, const gemm_device_info *dev, const peak_config *cfg, const peak_result *res)
+static void report_reads_csv(FILE *out, const gemm_device_info *dev, const peak_config *cfg, const peak_result *res,
+                             int header)
 {
     char date[32];
     gemm_utc_date(date, sizeof date);
-    fprintf(out, "platform,device,driver,clock_mhz,compute_units,work_items,col,vectors,iterations,median_ms,best_ms,"
-                 "cycles_per_read,relative,warmup,repeat,date\n");
+    if (header)
+        fprintf(out, "platform,device,driver,clock_mhz,compute_units,work_items,col,vectors,iterations,median_ms,best_ms,"
+                     "cycles_per_read,relative,warmup,repeat,date\n");
     for (size_t p = 0; p < NREAD; p++) {
         gemm_csv_field(out, dev->platform_name);
         fputc(',', out);
@@ -660,9 +666,9 @@ int main(int argc, char **argv)
     if (rc != GEMM_OPTIONS_GO_ON)
         return rc;
     if (opt.m || opt.n || opt.k || opt.alpha != 1.0 || opt.beta != 0.0 || opt.seed != GEMM_DEFAULT_SEED ||
-        !opt.verify || opt.defines.count || opt.kernel_file) {
+        !opt.verify || opt.defines.count || opt.kernel_file || opt.brief) {
         gemm_error("%s measures the device, not an SGEMM: -m, -n, -k, --size, --alpha, --beta, --seed, --no-verify, "
-                   "-D and --kernel-file do not apply (see --help)",
+                   "-D, --kernel-file and --brief do not apply (see --help)",
                    NAME);
         return GEMM_EXIT_BAD_INPUT;
     }
@@ -689,7 +695,8 @@ int main(int argc, char **argv)
     }
     if (!rc) {
         gemm_progress_set("building the kernels");
-        rc = gemm_cl_build(&cl, peak_kernel_source, "", &msg); /* no -cl-std: as the steps (run_build.c) */
+        /* no -cl-std: as the steps (run_build.c) */
+        rc = gemm_cl_build(&cl, peak_kernel_source, "bench/peak.cl", "", &msg);
     }
     if (cfg.local_reads) {
         if (!rc)
@@ -704,11 +711,11 @@ int main(int argc, char **argv)
     if (!rc && cfg.local_reads) {
         report_reads(opt.csv ? stderr : stdout, &dev, &res);
         if (opt.csv)
-            report_reads_csv(stdout, &dev, &cfg, &res);
+            report_reads_csv(stdout, &dev, &cfg, &res, gemm_report_csv_wants_header(stdout, &opt));
     } else if (!rc) {
         report(opt.csv ? stderr : stdout, &res);
         if (opt.csv)
-            report_csv(stdout, &dev, &cfg, &res);
+            report_csv(stdout, &dev, &cfg, &res, gemm_report_csv_wants_header(stdout, &opt));
     } else {
         gemm_error("%s", msg.text);
     }

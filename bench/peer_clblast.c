@@ -20,7 +20,7 @@ static int clblast_sgemm(const gemm_problem *p, cl_command_queue queue, cl_mem a
 int main(int argc, char **argv)
 {
     static const gemm_step step = {"clblast", "CLBlast's SGEMM (row-major) on the same device and buffers",
-                                   NULL, NULL, 0, NULL, clblast_sgemm};
+                                   NULL, NULL, 0, NULL, clblast_sgemm, NULL};
     const int rc = gemm_step_main(&step, argc, argv);
     // CLBlast keeps the programs it compiled, and with them the context, until its cache is cleared
     CLBlastClearCache();

@@ -37,34 +37,32 @@ gemm_expect(newcomer.help_columns 0
             kernel06_padding --help)
 set_tests_properties(newcomer.help_columns PROPERTIES LABELS "expect;newcomer")
 
-# The Oclgrind commands of exercises 2.1 and 4.2: reports to a log, the first one read with head,
-# the count with grep -c, the terminal spared (docs/exercises.md)
+# The Oclgrind commands of exercises 2.1, 4.2 and 7.1 (tests/oclgrind_check.sh --data-races): the
+# first report on the terminal, the others counted, exit 6 (docs/exercises.md)
 set(ASAN_UNDER_OCLGRIND "ASAN_OPTIONS=string_append::verify_asan_link_order=0") # as in tests/oclgrind.sh
 set(X ${PROJECT_SOURCE_DIR}/docs/exercises)
-add_test(NAME newcomer.oclgrind_log.exercise_2_1
-         COMMAND ${NEWCOMER} oclgrind-log ${CMAKE_CURRENT_BINARY_DIR}/races-2.1.log
+add_test(NAME newcomer.oclgrind_check.exercise_2_1
+         COMMAND ${NEWCOMER} oclgrind-check
                  "Read-write data race at local memory.*First entity.*At line [0-9]+ .*of input\\.cl.*Asub"
                  $<TARGET_FILE:kernel02_tiled> --kernel-file ${X}/step02_bug_barrier.cl --size 32 -D TS=16
                  --repeat 1 --warmup 0)
-add_test(NAME newcomer.oclgrind_log.exercise_4_2
-         COMMAND ${NEWCOMER} oclgrind-log ${CMAKE_CURRENT_BINARY_DIR}/races-4.2.log
-                 "Read-write data race at local memory.*Kernel: transpose.*tile\\["
+add_test(NAME newcomer.oclgrind_check.exercise_4_2
+         COMMAND ${NEWCOMER} oclgrind-check "Read-write data race at local memory.*Kernel: transpose.*tile\\["
                  $<TARGET_FILE:kernel04_transpose> --kernel-file ${X}/step04_bug_transpose_barrier.cl --size 32
                  -D TSM=32 -D TSN=32 -D TSK=16 --repeat 1 --warmup 0)
-add_test(NAME newcomer.oclgrind_log.exercise_7_1
-         COMMAND ${NEWCOMER} oclgrind-log ${CMAKE_CURRENT_BINARY_DIR}/races-7.1.log
-                 "Read-write data race at local memory.*Kernel: sgemm.*Asub"
+add_test(NAME newcomer.oclgrind_check.exercise_7_1
+         COMMAND ${NEWCOMER} oclgrind-check "Read-write data race at local memory.*Kernel: sgemm.*Asub"
                  $<TARGET_FILE:kernel07_double_buffering> --kernel-file ${X}/step07_bug_one_buffer.cl -m 32 -n 64
                  -k 48 -D TSM=32 -D TSN=64 -D TSK=16 -D WPTM=8 -D WPTN=8 -D WIDTH=8 --repeat 1 --warmup 0)
-set_tests_properties(newcomer.oclgrind_log.exercise_2_1 newcomer.oclgrind_log.exercise_4_2
-                     newcomer.oclgrind_log.exercise_7_1 PROPERTIES
+set_tests_properties(newcomer.oclgrind_check.exercise_2_1 newcomer.oclgrind_check.exercise_4_2
+                     newcomer.oclgrind_check.exercise_7_1 PROPERTIES
                      LABELS "newcomer;oclgrind" TIMEOUT 120 SKIP_RETURN_CODE 77
                      ENVIRONMENT_MODIFICATION "${ASAN_UNDER_OCLGRIND}")
 
 # What the docs suggest writing (bench.py --out results.csv, docs/results/my-device.csv) is ignored
 add_test(NAME newcomer.outputs_ignored
          COMMAND ${NEWCOMER} ignored ${PROJECT_SOURCE_DIR} results.csv results.peak.csv results/sweep.csv
-                 docs/results/my-device.csv docs/results/my-device.peak.csv docs/results/my-gpu.csv)
+                 docs/results/my-device.csv docs/results/my-device.peak.csv docs/results/my-gpu.csv results-runs.csv)
 set_tests_properties(newcomer.outputs_ignored PROPERTIES LABELS newcomer TIMEOUT 60 SKIP_RETURN_CODE 77)
 
 # The benchmark's plan for a CPU and a GPU, its time guard and the tour (bench/test_bench.py), and

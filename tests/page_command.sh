@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# page_command.sh DIR NEEDS CODE REGEX [ABSENT]
+# page_command.sh [--harness-pass] DIR NEEDS CODE REGEX [ABSENT]
 # Runs DIR/command.sh, a command exactly as a page of the docs shows it (docs/exercises.md), with
 # bash -e (a loop stops at its first failing run, whose exit code is the command's), from DIR,
-# which stands for the repository root: build/ holds the steps, docs/ is the source's (see
-# docs/exercises/CMakeLists.txt). Passes if expect.sh CODE REGEX [--absent ABSENT] does.
+# which stands for the repository root: build/ holds the steps, docs/ and tests/ are the source's
+# (see docs/exercises/CMakeLists.txt). Passes if expect.sh [--harness-pass] CODE REGEX [--absent
+# ABSENT] does (--harness-pass: the command fails though the step's check passes).
 # NEEDS says what the page's outcome depends on; without it the test exits 77 (CTest: skipped):
 #   any         nothing
 #   oclgrind    the oclgrind program
 #   pocl        the test device (the default, or the one GEMM_TEST_ARGS choose) is PoCL's
 #   nvidia      the test device is an NVIDIA GPU
 set -u
+harness_pass=
+if [ "${1-}" = --harness-pass ]; then
+  harness_pass=1
+  shift
+fi
 dir=$1 needs=$2 code=$3 regex=$4 absent=${5-}
 cd "$dir" || exit 1
 skip() {
@@ -34,4 +40,4 @@ case $needs in
 esac
 echo "--- the command, as the page shows it (run from a directory standing for the repository root): ---"
 cat command.sh
-exec "$(dirname "${BASH_SOURCE[0]}")/expect.sh" ${absent:+--absent "$absent"} "$code" "$regex" bash -e command.sh
+exec "$(dirname "${BASH_SOURCE[0]}")/expect.sh" ${absent:+--absent "$absent"} ${harness_pass:+--harness-pass} "$code" "$regex" bash -e command.sh

@@ -254,6 +254,54 @@ if(TARGET peer_cpublas)
 endif()
 gemm_robust(output.full.peak output full -- 3 "${cannot_write}" peak --list-devices)
 
+# --- 6b. The output formats a student uses: --brief, and --csv's header -------------------------
+# --brief: one line and nothing else (no head, no explanatory lines, no second error line), on a
+# pass, on a wrong element (where it is, got and expected), on a write into a guard, unverified
+# (a regex here matches the line's semicolons with `.`: CMake would take them for list separators)
+set(brief "M=64 N=48 K=80 TS=16: [0-9.]+ GFLOPS. error/bound [0-9.e+-]+ \\(worst element\\), [0-9.e+-]+ \\(normwise\\)")
+set(one_line "[[:space:]]*$") # (the end of the output: the regex starts with ^, no line break before)
+set(brief_args -m 64 -n 48 -k 80 -D TS=16 ${quick} --brief)
+gemm_expect_robust(output.brief.pass 0 "^PASS ${N1} ${brief}${one_line}" ${N1} ${brief_args})
+gemm_expect_robust(output.brief.fail 1
+                   "^FAIL ${N1} ${brief}. 1 of 3072 elements wrong, the first at \\(row 63, col 47\\): got 0\\.180[0-9]*, expected 0\\.178[0-9]*${one_line}"
+                   ${N1} ${brief_args} --kernel-file ${KERNELS}/small_error.cl)
+gemm_expect_robust(output.brief.nan 1
+                   "^FAIL ${N1} M=64 N=48 K=80 TS=16: [^[:cntrl:]]*. 1 of 3072 elements wrong \\(1 NaN/Inf\\), the first at \\(row 32, col 16\\): got nan, expected [0-9.e+-]+${one_line}"
+                   ${N1} ${brief_args} --kernel-file ${KERNELS}/unwritten_element.cl)
+gemm_expect_robust(output.brief.guard 1
+                   "^FAIL ${N1} ${brief}. out-of-bounds write: 1 guard element\\(s\\) of C changed, the first at index -1 [^[:cntrl:]]*${one_line}"
+                   ${N1} ${brief_args} --kernel-file ${KERNELS}/write_before_start.cl)
+gemm_expect_robust(output.brief.unverified 0 "^UNVERIFIED ${N1} M=64 N=48 K=80 TS=16: [0-9.]+ GFLOPS. not verified \\(--no-verify\\)${one_line}"
+                   ${N1} ${brief_args} --no-verify)
+# ... with the time of each kernel where a step runs several
+gemm_expect_robust(output.brief.parts 0
+                   "^PASS kernel06_padding M=100 N=50 K=77 [^:]*: [0-9.]+ GFLOPS \\(transpose\\+pad A [0-9.]+ ms, pad B [0-9.]+ ms, sgemm [0-9.]+ ms, unpad C [0-9.]+ ms\\). error/bound [^[:cntrl:]]*${one_line}"
+                   kernel06_padding -m 100 -n 50 -k 77 ${quick} --brief)
+# ... and a refusal is its one error line, as without --brief
+gemm_expect_robust(output.brief.refused 2 "^${N1}: error: [^[:cntrl:]]*TS=0[^[:cntrl:]]*${one_line}" ${N1} ${brief_args} -D TS=0)
+if(TARGET peer_cpublas)
+  gemm_expect_robust(output.brief.cpu_peer 0
+                     "^PASS cpu_blas M=32 N=32 K=32: [0-9.]+ GFLOPS. error/bound [0-9.e+-]+ \\(worst element\\), [0-9.e+-]+ \\(normwise\\)${one_line}"
+                     peer_cpublas --size 32 ${quick} --brief)
+endif()
+gemm_expect_robust(bad.brief_with_csv 2 "--brief and --csv are two output formats: give one" ${N1} --brief --csv)
+gemm_expect_robust(bad.brief_peak 2 "--kernel-file and --brief do not apply" peak --brief)
+gemm_expect_robust(bad.no_header_without_csv 2 "--no-header leaves out the header of the CSV output: it needs --csv"
+                   ${N1} --no-header)
+# --csv: one header for a loop of runs into one file, none added to a file that holds data or with
+# --no-header; a pipe gets one per run, as before
+set(csv_line "kernel01_naive,[^[:cntrl:]]*,PASS,[^[:cntrl:]]*[[:space:]]")
+set(csv_args ${N1} ${GEMM_TEST_EXTRA} --size 16 ${quick} --csv)
+gemm_robust(output.csv_header.loop_into_file csv-runs file 2 -- 0 "^step,platform,[^[:cntrl:]]*[[:space:]](${csv_line}){2}$"
+            ${csv_args})
+gemm_robust(output.csv_header.appended_to_data csv-runs append 2 -- 0 "^an earlier run[[:space:]](${csv_line}){2}$" ${csv_args})
+gemm_robust(output.csv_header.pipe csv-runs pipe 2 -- 0 "^(step,platform,[^[:cntrl:]]*[[:space:]]${csv_line}){2}$" ${csv_args})
+gemm_robust(output.csv_header.none_asked csv-runs file 2 -- 0 "^(${csv_line}){2}$" ${csv_args} --no-header)
+gemm_robust(output.csv_header.none_asked_pipe csv-runs pipe 1 -- 0 "^${csv_line}$" ${csv_args} --no-header)
+gemm_robust(output.csv_header.peak csv-runs file 2 -- 0
+            "^platform,device,[^[:cntrl:]]*[[:space:]]([^[:cntrl:]]*,float[0-9]+,[^[:cntrl:]]*[[:space:]]){2}$"
+            peak ${GEMM_TEST_EXTRA} --csv --fma-ms 2 --copy-mib 4 ${quick})
+
 # --- 7. Device indices as --list-devices prints them; one platform registered twice; ambiguity ---
 gemm_robust(devices.duplicate_icd_list icd dup -- 0 "platform 0: Portable.*device 0: .*reported 1 platform twice" ${N1}
             --list-devices)

@@ -11,6 +11,10 @@
 #   fifo | socket        appends --kernel-file NODE, a named pipe or a Unix socket made here
 #   output full|closed   standard output to /dev/full, or closed; COMMAND must end with exit
 #                        CODE and exactly one error line matching REGEX (stderr may hold a report)
+#   csv-runs HOW RUNS    RUNS runs of COMMAND in one loop whose standard output goes (HOW) to a new
+#                        file (`done > file`), to a file that holds a line already (`done >> file`)
+#                        or into a pipe (`done | cat`); REGEX is matched against what the loop wrote
+#                        there (the file, or what came through the pipe), each run must exit 0
 #   ulimit KB            under `ulimit -v KB` (this and the three below with PoCL as the only driver)
 #   prlimit OPTION       under prlimit OPTION (e.g. --as=150000000, --data=50000000)
 #   limited KB           under `ulimit -v KB`, where the outcome depends on the machine's core
@@ -106,6 +110,19 @@ case "$mode" in
     [ "$n" -eq 1 ] || { echo "FAILED: expected exactly one error line, found $n"; status=1; }
     grep -Eq -- "$regex" "$tmp/err" || { echo "FAILED: stderr does not match /$regex/"; status=1; }
     exit $status
+    ;;
+  csv-runs)
+    how=$1 runs=$2 code=$3 regex=$4
+    shift 4
+    # the runs' reports go to stderr and are left out: REGEX sees only what the loop wrote
+    loop='n=$1; shift; for i in $(seq "$n"); do "$@" 2>/dev/null || exit; done'
+    case "$how" in
+      file) script="$loop >\"\$0\"; cat \"\$0\"" ;;
+      append) script="echo 'an earlier run' >\"\$0\"; $loop >>\"\$0\"; cat \"\$0\"" ;;
+      pipe) script="set -o pipefail; $loop | cat" ;;
+      *) echo "robustness.sh: csv-runs: unknown HOW '$how'" >&2; exit 2 ;;
+    esac
+    timeout 120 "$expect" "$code" "$regex" bash -c "$script" "$tmp/runs.csv" "$runs" "$@"
     ;;
   ulimit)
     address_limits_apply

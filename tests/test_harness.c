@@ -1,5 +1,6 @@
 // Unit tests of the harness: option parsing, the tolerance and the element check, the reference,
-// and the constraint checks. No OpenCL device is needed. Run one group: test_harness <group>.
+// the constraint checks, the report's figures and the build log's positions. No OpenCL device is
+// needed. Run one group: test_harness <group>.
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gemm_cl.h"
 #include "gemm_report.h"
 #include "gemm_step.h"
 #include "gemm_step_rules.h"
@@ -68,6 +70,9 @@ static void test_options(void)
     CHECK(strcmp(opt.platform, "Portable") == 0 && strcmp(opt.device, "1") == 0 && opt.list_devices);
     CHECK(PARSE("--repeat", "7", "--warmup", "0", "--seed", "42", "--no-verify", "--csv") == GEMM_PARSE_OK);
     CHECK(opt.repeat == 7 && opt.warmup == 0 && opt.seed == 42 && !opt.verify && opt.csv);
+    CHECK(!opt.no_header && !opt.brief);
+    CHECK(PARSE("--csv", "--no-header") == GEMM_PARSE_OK && opt.csv && opt.no_header);
+    CHECK(PARSE("--brief") == GEMM_PARSE_OK && opt.brief && !opt.csv);
     CHECK(PARSE("-D", "TS=16", "-DWIDTH=4", "-D", "TS=32") == GEMM_PARSE_OK);
     CHECK(opt.defines.count == 2);
     long v = 0;
@@ -119,6 +124,10 @@ static void test_options(void)
     EXPECT_ERROR("option --device needs a value", "--device=");
     EXPECT_ERROR("option -D needs a value", "-D", "");
     EXPECT_ERROR("expects cpu, nvidia-gpu or gpu", "--defaults-for", "amd");
+    EXPECT_ERROR("--brief and --csv are two output formats", "--csv", "--brief");
+    EXPECT_ERROR("--brief and --csv are two output formats", "--brief", "--csv", "--no-header");
+    EXPECT_ERROR("--no-header leaves out the header of the CSV output: it needs --csv", "--no-header");
+    EXPECT_ERROR("takes no value", "--brief=1");
 
     // The defaults-table format
     gemm_defines d = {0};
@@ -407,12 +416,44 @@ static void test_figures(void)
     CHECK(memcmp(x, y, sizeof x) != 0); // another seed, other data
 }
 
+// A build log's positions given in the reader's file: the names each compiler gives the source,
+// PoCL 3's severity first, and what must stay as it is (the -D defines' <built-in>, a source line)
+static void test_build_log(void)
+{
+    static const struct {
+        const char *log, *named;
+    } cases[] = {
+        {"<kernel>:83:16: error: use of undeclared identifier 'x'\n", "my.cl:83:16: error: use of undeclared identifier 'x'\n"},
+        {"error: /root/.cache/pocl/kcache/tempfile_jMSKWj.cl:8:12: use of undeclared identifier 'x'",
+         "my.cl:8:12: error: use of undeclared identifier 'x'"},
+        {"/tmp/pocl/kcache/AB/tempfile_q1.cl:3:1: warning: unused\n  float y;\n  ^\n",
+         "my.cl:3:1: warning: unused\n  float y;\n  ^\n"},
+        {"input.cl:35:49: error: a\ninput.cl:35:24: error: b\n", "my.cl:35:49: error: a\nmy.cl:35:24: error: b\n"},
+        {"<program source>:2:3: error: e", "my.cl:2:3: error: e"},
+        {"error: /x/kcache/tempfile_e6.cl:23:24 <Spelling=<command line>:6:15>: expected ')'",
+         "my.cl:23:24 <Spelling=<command line>:6:15>: error: expected ')'"},
+        {"<kernel>:1:2 <x:1:2: y", "<kernel>:1:2 <x:1:2: y"},
+        {"<built-in>:1:9: note: previous definition is here\n", "<built-in>:1:9: note: previous definition is here\n"},
+        {"  a ? b:1:2: c\nDevice x failed to build the program\n\n", "  a ? b:1:2: c\nDevice x failed to build the program\n\n"},
+        {"other.h:4:5: error: e\n", "other.h:4:5: error: e\n"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *named = gemm_cl_name_log(cases[i].log, "my.cl");
+        CHECK(named != NULL && strcmp(named, cases[i].named) == 0);
+        if (named && strcmp(named, cases[i].named) != 0)
+            fprintf(stderr, "  log '%s' became '%s'\n", cases[i].log, named);
+        free(named);
+    }
+}
+
 int main(int argc, char **argv)
 {
     static const test_group groups[] = {{"options", test_options},
                                         {"tolerance", test_tolerance},
                                         {"reference", test_reference},
                                         {"constraints", test_constraints},
-                                        {"figures", test_figures}};
+                                        {"figures", test_figures},
+                                        {"build_log", test_build_log}};
     return run_groups(groups, sizeof groups / sizeof groups[0], argc, argv);
 }

@@ -114,7 +114,9 @@ function(gemm_add_step name)
   gemm_embed_file(embedded ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_KERNEL} gemm_kernel_source)
   add_executable(${name} main.c ${embedded})
   target_link_libraries(${name} PRIVATE gemm_harness gemm_warnings)
-  target_compile_definitions(${name} PRIVATE GEMM_STEP_NAME="${name}")
+  # the kernel file as the reader finds it from the source root: the build log's positions name it
+  file(RELATIVE_PATH kernel_file ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_KERNEL})
+  target_compile_definitions(${name} PRIVATE GEMM_STEP_NAME="${name}" GEMM_KERNEL_FILE="${kernel_file}")
   set_property(GLOBAL APPEND PROPERTY GEMM_STEPS ${name})
   get_property(list_deferred GLOBAL PROPERTY GEMM_STEP_LIST_DEFERRED)
   if(NOT list_deferred) # written once, when the top-level CMakeLists.txt is done

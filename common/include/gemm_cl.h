@@ -100,9 +100,22 @@ int gemm_cl_open(gemm_cl *cl, const gemm_device_info *dev, gemm_msg *msg);
 
 /**
  * @brief Builds @p source with @p options (the step's -D defines). On a build failure the build
- * log is printed on stderr and #GEMM_EXIT_RUNTIME returned.
+ * log is printed on stderr, once, and #GEMM_EXIT_RUNTIME returned.
+ *
+ * @p source_name (NULL: none) is the file the source came from, as the reader knows it (the
+ * path given to `--kernel-file`, or the step's kernel file): the log's positions are then
+ * given in it, `my.cl:83:16: error: ...`, in place of the name the compiler gave the source
+ * (`<kernel>`, `input.cl`, PoCL's temporary file in its cache: gemm_cl_name_log()).
  */
-int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg *msg);
+int gemm_cl_build(gemm_cl *cl, const char *source, const char *source_name, const char *options, gemm_msg *msg);
+
+/**
+ * @brief A copy of the build log @p log (to free()) in which every diagnostic that starts with
+ * the compiler's name for the source and a position (`<kernel>:83:16: error: ...`, or PoCL 3's
+ * `error: /.../tempfile_x.cl:83:16: ...`) starts with @p source_name and that position instead:
+ * `my.cl:83:16: error: ...`. Other lines are copied as they are. NULL if out of memory.
+ */
+char *gemm_cl_name_log(const char *log, const char *source_name);
 
 /**
  * @brief Creates kernel @p name from the built program.

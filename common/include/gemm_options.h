@@ -53,6 +53,8 @@ typedef struct gemm_options {
     const char *kernel_file;        /**< `--kernel-file`: build this .cl instead of the embedded source */
     const char *defaults_for;       /**< `--defaults-for`: take the default parameters of this device class */
     int csv;                        /**< `--csv`: machine-readable output on stdout */
+    int no_header;                  /**< `--no-header`: with `--csv`, no header line */
+    int brief;                      /**< `--brief`: one line per run (verdict, GFLOPS, error, problem) */
 } gemm_options;
 
 /** @brief What gemm_options_parse() found. */
@@ -76,7 +78,8 @@ void gemm_options_defaults(gemm_options *opt);
  * `-D NAME=VALUE` or `-DNAME=VALUE`. No value may start or end with white space. Sizes must be
  * integers in [1, 2^31-1]; alpha and beta
  * finite numbers that a float holds (neither overflowing it nor underflowing it to 0);
- * `--repeat` >= 1; `--warmup` >= 0; no value may be empty. Messages quote what was typed, with
+ * `--repeat` >= 1; `--warmup` >= 0; no value may be empty; `--brief` and `--csv` are two output
+ * formats (not both), and `--no-header` needs `--csv`. Messages quote what was typed, with
  * control characters replaced (one printable line).
  *
  * @return a #gemm_parse_result; on #GEMM_PARSE_ERROR, @p msg holds one line naming the option and value.

@@ -3,7 +3,8 @@
  * @brief Timing statistics and the two report formats: a human-readable block and CSV.
  *
  * Every program (steps and peers) fills one #gemm_report and prints it the same way, so the
- * tour and the benchmark can read any of them. CSV columns, in order:
+ * tour and the benchmark can read any of them: the human-readable block (the default), one line
+ * (`--brief`: gemm_report_brief()) or CSV (`--csv`). CSV columns, in order:
  *
  * `step,platform,device,driver,m,n,k,alpha,beta,params,warmup,repeat,median_ms,best_ms,gflops,`
  * `gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact`
@@ -25,6 +26,7 @@
 #include <stdio.h>
 
 #include "gemm_exact.h"
+#include "gemm_options.h"
 #include "gemm_verify.h"
 
 #ifdef __cplusplus
@@ -100,11 +102,21 @@ void gemm_report_print(FILE *out, const gemm_report *r);
 void gemm_report_print_head(FILE *out, const gemm_report *r);
 
 /**
- * @brief Prints the head now, where the report will go (stdout, or stderr with @p csv), so a
+ * @brief Prints the head now, where the report will go (stdout, or stderr with `--csv`), so a
  * reader sees the problem, the device and the parameters before a long run; the report at the
- * end then continues from there, so the whole block is the same as without it.
+ * end then continues from there, so the whole block is the same as without it. With `--brief`
+ * it prints nothing (the one line comes at the end).
  */
-void gemm_report_announce(gemm_report *r, int csv);
+void gemm_report_announce(gemm_report *r, const gemm_options *opt);
+
+/**
+ * @brief Prints the one line of `--brief`: the verdict (PASS, FAIL or UNVERIFIED), the step, the
+ * problem and the parameters, GFLOPS from the median time (and each kernel's median time, where
+ * a step runs several), the worst element-wise and the
+ * normwise error over their bounds, and on a failure the first wrong element (row, column, got,
+ * expected) or the reason (e.g. an out-of-bounds write).
+ */
+void gemm_report_brief(FILE *out, const gemm_report *r);
 
 /** @brief Prints the exact check's line of the report (nothing if it did not run); its verdict
  *  word is PASS only where the whole run passes (@p run_failed 0). */
@@ -112,6 +124,14 @@ void gemm_report_print_exact(FILE *out, const gemm_exact *x, int run_failed);
 
 /** @brief Prints the CSV header line (see the file comment). */
 void gemm_report_csv_header(FILE *out);
+
+/**
+ * @brief Whether a CSV header goes before the lines written to @p out: not with `--no-header`,
+ * and not where @p out is a regular file that holds data already (the later runs of a loop whose
+ * output goes to one file, `for ...; do step --csv; done > runs.csv`, or `>>` to an earlier
+ * file). A pipe, a terminal or an empty file gets it. Flushes @p out first.
+ */
+int gemm_report_csv_wants_header(FILE *out, const gemm_options *opt);
 
 /** @brief Prints one CSV line. */
 void gemm_report_csv_line(FILE *out, const gemm_report *r);
@@ -123,11 +143,13 @@ void gemm_csv_field(FILE *out, const char *s);
 void gemm_utc_date(char *buf, size_t len);
 
 /**
- * @brief Prints a finished report the way every program does: the human-readable block on
- * stdout, or with @p csv on stderr followed by the CSV header and line on stdout; on a failed
- * check also the one-line error. @return gemm_report_exit_code().
+ * @brief Prints a finished report the way every program does, as @p opt says: the
+ * human-readable block on stdout, and then on a failed check the one-line error; with `--csv`
+ * the block on stderr and the CSV header (gemm_report_csv_wants_header()) and line on stdout;
+ * with `--brief` only gemm_report_brief()'s line on stdout (it says FAIL itself).
+ * @return gemm_report_exit_code().
  */
-int gemm_report_emit(const gemm_report *r, int csv);
+int gemm_report_emit(const gemm_report *r, const gemm_options *opt);
 
 /** @brief Exit code for a finished run: #GEMM_EXIT_OK or #GEMM_EXIT_VERIFY_FAILED. */
 int gemm_report_exit_code(const gemm_report *r);

@@ -40,6 +40,7 @@ typedef struct gemm_step {
     int nparams;                     /**< how many */
     int (*plan)(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg); /**< launches, or a refusal */
     gemm_library_fn library;         /**< instead of source and plan: a library call */
+    const char *source_file;         /**< the embedded kernel's file from the source root, for the build log, or NULL */
 } gemm_step;
 
 /**
@@ -60,15 +61,22 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv);
 /** @brief The kernel source that CMake's gemm_add_step() embeds into every step's executable. */
 extern const char gemm_kernel_source[];
 
+#ifndef GEMM_KERNEL_FILE
+/** @brief The step's kernel file from the source root (CMake's gemm_add_step() defines it). */
+#define GEMM_KERNEL_FILE NULL
+#endif
+
 /**
  * @brief Defines a step's main(): the step's name comes from CMake (GEMM_STEP_NAME), the source
- * from the embedded kernel file; @p summary, @p params (an array) and @p plan_fn from main.c.
+ * from the embedded kernel file (GEMM_KERNEL_FILE); @p summary, @p params (an array) and
+ * @p plan_fn from main.c.
  */
 #define GEMM_STEP_MAIN(summary, params, plan_fn)                                                          \
     int main(int argc, char **argv)                                                                       \
     {                                                                                                     \
         static const gemm_step step = {GEMM_STEP_NAME, summary, gemm_kernel_source, params,              \
-                                       (int)(sizeof(params) / sizeof((params)[0])), plan_fn, NULL};       \
+                                       (int)(sizeof(params) / sizeof((params)[0])), plan_fn, NULL,        \
+                                       GEMM_KERNEL_FILE};                                                 \
         return gemm_step_main(&step, argc, argv);                                                         \
     }
 

@@ -415,6 +415,56 @@ static void append_candidate(char *out, size_t len, int index, const char *name,
         snprintf(out + used, len - used, "%s%d (%s%s)", used ? ", " : "", index, name, where);
 }
 
+/* The platform --platform names: an index, or a part of the name of exactly one platform; -1
+ * (any) without --platform */
+static int choose_platform(const device_list *list, const char *platform_sel, int *platform, gemm_msg *msg)
+{
+    *platform = -1;
+    if (!platform_sel)
+        return 0;
+    if (is_index(platform_sel)) {
+        const long p = strtol(platform_sel, NULL, 10);
+        *platform = (int)p;
+        if (p >= list->nplatforms)
+            return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "platform index %s does not exist (there %s %d; see --list-devices)",
+                             platform_sel, list->nplatforms == 1 ? "is" : "are", list->nplatforms);
+        return 0;
+    }
+    char names[384] = "";
+    int matches = 0;
+    for (int p = 0; p < list->nplatforms; p++) {
+        if (contains_nocase(list->platform_names[p], platform_sel)) {
+            *platform = matches++ ? *platform : p;
+            append_candidate(names, sizeof names, p, list->platform_names[p], "");
+        }
+    }
+    if (matches == 0)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "no OpenCL platform matches '%s' (see --list-devices)", platform_sel);
+    if (matches > 1)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                         "'%s' matches %d OpenCL platforms: %s; choose one by its index (--platform N)", platform_sel,
+                         matches, names);
+    return 0;
+}
+
+/* Why no device was chosen, given the platform chosen and the devices on it (candidates) */
+static int refuse_no_device(const device_list *list, int platform, int candidates, const char *platform_sel,
+                            const char *device_sel, gemm_msg *msg)
+{
+    char why[1300];
+    if (candidates == 0 && platform >= 0 && list->left_out_code[platform])
+        return gemm_msgf(msg, list->left_out_code[platform], "%s", list->left_out_why[platform]);
+    if (candidates == 0 && platform >= 0 && is_pocl(list->platform_names[platform]) && pocl_problem(why, sizeof why))
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "platform '%s' has no devices: %s", platform_sel, why);
+    if (candidates == 0)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "platform '%s' has no devices (see --list-devices)",
+                         platform_sel ? platform_sel : "?");
+    if (is_index(device_sel))
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "device index %s does not exist (there %s %d; see --list-devices)",
+                         device_sel, list->count == 1 ? "is" : "are", list->count);
+    return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "no OpenCL device matches '%s' (see --list-devices)", device_sel);
+}
+
 int gemm_select_device(const char *platform_sel, const char *device_sel, gemm_device_info *info, gemm_msg *msg)
 {
     device_list *list = malloc(sizeof *list);
@@ -425,34 +475,12 @@ int gemm_select_device(const char *platform_sel, const char *device_sel, gemm_de
         free(list);
         return rc;
     }
-    char names[384] = "";
     int platform = -1; /* -1: any */
-    if (platform_sel && is_index(platform_sel)) {
-        long p = strtol(platform_sel, NULL, 10);
-        if (p >= list->nplatforms)
-            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "platform index %s does not exist (there %s %d; see --list-devices)",
-                           platform_sel, list->nplatforms == 1 ? "is" : "are", list->nplatforms);
-        platform = (int)p;
-    } else if (platform_sel) {
-        int matches = 0;
-        for (int p = 0; p < list->nplatforms; p++) {
-            if (contains_nocase(list->platform_names[p], platform_sel)) {
-                platform = matches++ ? platform : p;
-                append_candidate(names, sizeof names, p, list->platform_names[p], "");
-            }
-        }
-        if (matches == 0)
-            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "no OpenCL platform matches '%s' (see --list-devices)",
-                           platform_sel);
-        else if (matches > 1)
-            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
-                           "'%s' matches %d OpenCL platforms: %s; choose one by its index (--platform N)",
-                           platform_sel, matches, names);
-    }
+    rc = choose_platform(list, platform_sel, &platform, msg);
     /* The device: an index is the one --list-devices prints (across all platforms), whether or
      * not a platform is given; a name must match one device of the platform(s) chosen. */
+    char names[384] = "";
     int chosen = -1, candidates = 0, matches = 0;
-    names[0] = '\0';
     for (int i = 0; i < list->count && !rc; i++) {
         const gemm_device_info *d = &list->dev[i];
         const int on_platform = platform < 0 || d->platform_index == platform;
@@ -481,21 +509,8 @@ int gemm_select_device(const char *platform_sel, const char *device_sel, gemm_de
     if (!rc && device_sel && !is_index(device_sel) && matches > 1)
         rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "'%s' matches %d OpenCL devices: %s; choose one by its index (--device N)",
                        device_sel, matches, names);
-    if (!rc && chosen < 0) {
-        char why[1300];
-        if (candidates == 0 && platform >= 0 && list->left_out_code[platform])
-            rc = gemm_msgf(msg, list->left_out_code[platform], "%s", list->left_out_why[platform]);
-        else if (candidates == 0 && platform >= 0 && is_pocl(list->platform_names[platform]) && pocl_problem(why, sizeof why))
-            rc = gemm_msgf(msg, GEMM_EXIT_RUNTIME, "platform '%s' has no devices: %s", platform_sel, why);
-        else if (candidates == 0)
-            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "platform '%s' has no devices (see --list-devices)",
-                           platform_sel ? platform_sel : "?");
-        else if (is_index(device_sel))
-            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "device index %s does not exist (there %s %d; see --list-devices)",
-                           device_sel, list->count == 1 ? "is" : "are", list->count);
-        else
-            rc = gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "no OpenCL device matches '%s' (see --list-devices)", device_sel);
-    }
+    if (!rc && chosen < 0)
+        rc = refuse_no_device(list, platform, candidates, platform_sel, device_sel, msg);
     if (!rc)
         *info = list->dev[chosen];
     free(list);
@@ -593,7 +608,147 @@ static int save_binary(gemm_cl *cl, const char *path, gemm_msg *msg)
     return 0;
 }
 
-int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg *msg)
+/* Whether NAME (len bytes) is a compiler's name for the one source it was given: NVIDIA's, Apple's
+ * and others' in angle brackets, Oclgrind's and Mesa's input.cl, ROCm's CompileSource, PoCL's
+ * file in its kernel cache. Not <built-in> or <command line>: those are the -D defines. */
+static int names_the_source(const char *name, size_t len)
+{
+    static const char *const whole[] = {"<kernel>", "<source>", "<program source>", "<stdin>"};
+    static const char *const base_names[] = {"input.cl", "CompileSource", "program.cl"};
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
+        if (strlen(whole[i]) == len && memcmp(whole[i], name, len) == 0)
+            return 1;
+    if (len == 0 || memchr(name, ' ', len))
+        return 0;
+    const char *base = name;
+    for (size_t i = 0; i < len; i++)
+        if (name[i] == '/')
+            base = name + i + 1;
+    const size_t base_len = (size_t)(name + len - base);
+    for (size_t i = 0; i < sizeof base_names / sizeof base_names[0]; i++)
+        if (strlen(base_names[i]) == base_len && memcmp(base_names[i], base, base_len) == 0)
+            return 1;
+    return base_len > 11 && strncmp(base, "tempfile", 8) == 0 && memcmp(base + base_len - 3, ".cl", 3) == 0;
+}
+
+/* The digits at s (before end), as a count of characters */
+static size_t digits_at(const char *s, const char *end)
+{
+    size_t n = 0;
+    while (s + n < end && isdigit((unsigned char)s[n]))
+        n++;
+    return n;
+}
+
+/* After a position's column (at p, before end): ":" or, where a macro made the text, clang's
+ * " <Spelling=<command line>:6:15>:". Returns the length up to that colon included, or 0. */
+static size_t position_end(const char *p, const char *end)
+{
+    if (p < end && *p == ':')
+        return 1;
+    if (end - p < 3 || p[0] != ' ' || p[1] != '<')
+        return 0;
+    int depth = 0;
+    for (const char *c = p + 1; c < end; c++) {
+        depth += (*c == '<') - (*c == '>');
+        if (depth == 0)
+            return c + 1 < end && c[1] == ':' ? (size_t)(c + 2 - p) : 0;
+    }
+    return 0;
+}
+
+/* At the start of a line (before end): "NAME:LINE:COL:" with NAME the compiler's name for the
+ * source. Returns the length of NAME, and in *position_len that of ":LINE:COL:"; 0 if none. */
+static size_t source_position(const char *line, const char *end, size_t *position_len)
+{
+    for (const char *c = line; c < end; c++) {
+        if (*c != ':')
+            continue;
+        const size_t row = digits_at(c + 1, end);
+        const char *col = c + 1 + row + 1;
+        if (row == 0 || col > end || col[-1] != ':')
+            continue;
+        const size_t col_len = digits_at(col, end);
+        const size_t tail = col_len ? position_end(col + col_len, end) : 0;
+        if (tail == 0)
+            continue;
+        if (!names_the_source(line, (size_t)(c - line)))
+            return 0;
+        *position_len = (size_t)(col + col_len + tail - c);
+        return (size_t)(c - line);
+    }
+    return 0;
+}
+
+char *gemm_cl_name_log(const char *log, const char *source_name)
+{
+    static const char *const severities[] = {"fatal error: ", "error: ", "warning: ", "note: "};
+    size_t lines = 1;
+    for (const char *c = log; *c; c++)
+        lines += *c == '\n';
+    const size_t name_len = strlen(source_name);
+    char *out = malloc(strlen(log) + lines * (name_len + 1) + 1);
+    if (!out)
+        return NULL;
+    char *o = out;
+    for (const char *line = log; *line;) {
+        const char *end = line + strcspn(line, "\n");
+        /* PoCL 3 puts the severity first: "error: NAME:8:12: msg" becomes "FILE:8:12: error: msg" */
+        const char *severity = NULL, *at = line;
+        for (size_t i = 0; i < sizeof severities / sizeof severities[0] && !severity; i++)
+            if (strncmp(line, severities[i], strlen(severities[i])) == 0)
+                severity = severities[i], at = line + strlen(severities[i]);
+        size_t position_len = 0;
+        const size_t compiler_name_len = source_position(at, end, &position_len);
+        if (compiler_name_len) {
+            memcpy(o, source_name, name_len);
+            o += name_len;
+            memcpy(o, at + compiler_name_len, position_len);
+            o += position_len;
+            if (severity) {
+                const size_t word = strlen(severity) - 1; /* without its space */
+                *o++ = ' ';
+                memcpy(o, severity, word);
+                o += word;
+            }
+            at += compiler_name_len + position_len;
+        } else {
+            at = line;
+        }
+        memcpy(o, at, (size_t)(end - at));
+        o += end - at;
+        if (*end == '\n')
+            *o++ = '\n';
+        line = *end ? end + 1 : end;
+    }
+    *o = '\0';
+    return out;
+}
+
+/* Prints the build log (erasing a progress line first), its positions in source_name where one
+ * is given; returns 1 if the driver gave one, else 0 */
+static int print_build_log(gemm_cl *cl, const char *source_name, const char *options)
+{
+    size_t size = 0;
+    char *log = NULL;
+    int shown = 0;
+    if (clGetProgramBuildInfo(cl->program, cl->dev.device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) == CL_SUCCESS &&
+        (log = malloc(size + 1)) != NULL &&
+        clGetProgramBuildInfo(cl->program, cl->dev.device, CL_PROGRAM_BUILD_LOG, size, log, NULL) == CL_SUCCESS) {
+        log[size] = '\0';
+        char *named = source_name ? gemm_cl_name_log(log, source_name) : NULL;
+        gemm_message_begin();
+        fprintf(stderr, "----- OpenCL build log (options: %s) -----\n%s\n----- end of build log -----\n", options,
+                named ? named : log);
+        gemm_message_end();
+        free(named);
+        shown = 1;
+    }
+    free(log);
+    return shown;
+}
+
+int gemm_cl_build(gemm_cl *cl, const char *source, const char *source_name, const char *options, gemm_msg *msg)
 {
     cl_int err;
     char cache[1200];
@@ -609,21 +764,8 @@ int gemm_cl_build(gemm_cl *cl, const char *source, const char *options, gemm_msg
      * GEMM_BUILD_LOG=1 shows them after a success too (e.g. register use with -cl-nv-verbose). */
     const char *want = getenv("GEMM_BUILD_LOG");
     int shown = 0; /* a driver may give no log (an error other than the compiler's) */
-    if (err != CL_SUCCESS || (want && *want && strcmp(want, "0") != 0)) {
-        size_t size = 0;
-        char *log = NULL;
-        if (clGetProgramBuildInfo(cl->program, cl->dev.device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) == CL_SUCCESS &&
-            (log = malloc(size + 1)) != NULL &&
-            clGetProgramBuildInfo(cl->program, cl->dev.device, CL_PROGRAM_BUILD_LOG, size, log, NULL) == CL_SUCCESS) {
-            log[size] = '\0';
-            gemm_message_begin(); /* erases a progress line first */
-            fprintf(stderr, "----- OpenCL build log (options: %s) -----\n%s\n----- end of build log -----\n",
-                    options, log);
-            gemm_message_end();
-            shown = 1;
-        }
-        free(log);
-    }
+    if (err != CL_SUCCESS || (want && *want && strcmp(want, "0") != 0))
+        shown = print_build_log(cl, source_name, options);
     if (err == CL_SUCCESS)
         return save_binary(cl, getenv("GEMM_PROGRAM_BINARY"), msg);
     return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "the OpenCL program did not build: clBuildProgram failed: %s (%d); %s",

@@ -10,6 +10,7 @@
 enum opt_id {
     OPT_M, OPT_N, OPT_K, OPT_SIZE, OPT_ALPHA, OPT_BETA, OPT_PLATFORM, OPT_DEVICE, OPT_LIST,
     OPT_REPEAT, OPT_WARMUP, OPT_SEED, OPT_NO_VERIFY, OPT_DEFINE, OPT_KERNEL_FILE, OPT_DEFAULTS_FOR, OPT_CSV,
+    OPT_NO_HEADER, OPT_BRIEF,
     OPT_HELP, OPT_VERSION
 };
 
@@ -41,7 +42,13 @@ static const struct opt_spec {
                                                    "cpu, nvidia-gpu or gpu (e.g. to try NVIDIA's tuning on PoCL);\n"
                                                    "default: $GEMM_DEFAULTS_FOR if set, else the device's own"},
     {OPT_CSV, 0, "csv", NULL, "print a CSV header and one line per run on stdout\n"
-                              "(the human-readable report then goes to stderr)"},
+                              "(the human-readable report then goes to stderr); the header is left\n"
+                              "out where stdout is a file that holds data already (the runs of a\n"
+                              "loop sent to one file get one header)"},
+    {OPT_NO_HEADER, 0, "no-header", NULL, "with --csv: print no CSV header line"},
+    {OPT_BRIEF, 0, "brief", NULL, "print one line per run: PASS, FAIL or UNVERIFIED, GFLOPS, the error\n"
+                                  "against its bound, the problem and the parameters (and on a\n"
+                                  "failure the first wrong element)"},
     {OPT_HELP, 'h', "help", NULL, "print this help and exit"},
     {OPT_VERSION, 0, "version", NULL, "print the version and exit"},
 };
@@ -328,11 +335,21 @@ int gemm_options_parse(gemm_options *opt, int argc, char *const argv[], gemm_msg
             opt->defaults_for = value;
             break;
         case OPT_CSV: opt->csv = 1; break;
+        case OPT_NO_HEADER: opt->no_header = 1; break;
+        case OPT_BRIEF: opt->brief = 1; break;
         case OPT_HELP: return GEMM_PARSE_HELP;
         case OPT_VERSION: return GEMM_PARSE_VERSION;
         }
         if (rc)
             return GEMM_PARSE_ERROR;
+    }
+    if (opt->brief && opt->csv) {
+        gemm_msgf(msg, 0, "--brief and --csv are two output formats: give one");
+        return GEMM_PARSE_ERROR;
+    }
+    if (opt->no_header && !opt->csv) {
+        gemm_msgf(msg, 0, "--no-header leaves out the header of the CSV output: it needs --csv");
+        return GEMM_PARSE_ERROR;
     }
     /* --size S sets the dimensions that were not given explicitly, whatever the order. */
     if (size) {

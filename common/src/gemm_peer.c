@@ -5,6 +5,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The report's fields known before the runs: the program, the problem and the run counts */
+static void peer_report_start(gemm_report *rep, const gemm_host_peer *peer, const gemm_options *opt, long m, long n,
+                              long k, int warmup, int repeat)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->step = peer->name;
+    rep->summary = peer->summary;
+    rep->m = m;
+    rep->n = n;
+    rep->k = k;
+    rep->alpha = (float)opt->alpha;
+    rep->beta = (float)opt->beta;
+    rep->warmup = warmup;
+    rep->repeat = repeat;
+}
+
+/* The report's fields known after the runs: the times (the library call is the one part) and how
+ * the result was checked */
+static void peer_report_times(gemm_report *rep, const gemm_host_peer *peer, const double *times, int repeat,
+                              const char *sample_why)
+{
+    rep->median_ms = gemm_median(times, repeat);
+    rep->best_ms = gemm_min(times, repeat);
+    rep->nparts = 1;
+    rep->part[0].label = peer->label;
+    rep->part[0].median_ms = rep->median_ms;
+    rep->part[0].best_ms = rep->best_ms;
+    rep->reference = gemm_reference_method();
+    rep->sample = sample_why[0] ? sample_why : NULL;
+}
+
 int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
 {
     gemm_options opt;
@@ -31,20 +62,11 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
     gemm_host_data d = {0};
     gemm_reference ref = {0};
     gemm_report rep;
-    memset(&rep, 0, sizeof rep);
-    rep.step = peer->name;
-    rep.summary = peer->summary;
-    rep.m = m;
-    rep.n = n;
-    rep.k = k;
-    rep.alpha = (float)opt.alpha;
-    rep.beta = (float)opt.beta;
-    rep.warmup = warmup;
-    rep.repeat = repeat;
+    peer_report_start(&rep, peer, &opt, m, n, k, warmup, repeat);
     if (peer->describe) {
         rc = peer->describe(&opt, &rep, &msg);
         if (!rc)
-            gemm_report_announce(&rep, opt.csv);
+            gemm_report_announce(&rep, &opt);
     }
     gemm_progress_start();
     gemm_progress_set("making the random matrices");
@@ -64,19 +86,12 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
     }
     gemm_progress_set("checking the result");
     if (!rc) {
-        rep.median_ms = gemm_median(times, repeat);
-        rep.best_ms = gemm_min(times, repeat);
-        rep.nparts = 1;
-        rep.part[0].label = peer->label;
-        rep.part[0].median_ms = rep.median_ms;
-        rep.part[0].best_ms = rep.best_ms;
-        rep.reference = gemm_reference_method();
-        rep.sample = sample_why[0] ? sample_why : NULL;
+        peer_report_times(&rep, peer, times, repeat, sample_why);
         rep.verified = opt.verify;
         if (opt.verify)
             gemm_check_result(c, &ref, &rep.check);
         gemm_progress_stop();
-        rc = gemm_report_emit(&rep, opt.csv);
+        rc = gemm_report_emit(&rep, &opt);
     } else {
         gemm_progress_stop();
         gemm_error("%s", msg.text);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static int cmp_double(const void *a, const void *b)
@@ -75,9 +76,11 @@ void gemm_report_print_head(FILE *out, const gemm_report *r)
             r->timing);
 }
 
-void gemm_report_announce(gemm_report *r, int csv)
+void gemm_report_announce(gemm_report *r, const gemm_options *opt)
 {
-    FILE *out = csv ? stderr : stdout;
+    if (opt->brief)
+        return;
+    FILE *out = opt->csv ? stderr : stdout;
     gemm_report_print_head(out, r);
     fflush(out);
     r->head_printed = 1;
@@ -157,6 +160,49 @@ void gemm_report_print(FILE *out, const gemm_report *r)
         fprintf(out, "guards      %s\n", r->guards);
 }
 
+void gemm_report_brief(FILE *out, const gemm_report *r)
+{
+    fprintf(out, "%s %s M=%ld N=%ld K=%ld%s%s: %.2f GFLOPS", gemm_report_status(r), r->step, r->m, r->n, r->k,
+            r->params[0] ? " " : "", r->params, gemm_gflops(r->m, r->n, r->k, r->median_ms));
+    for (int i = 0; i < r->nparts && r->nparts > 1; i++) /* which kernels ran, and their share */
+        fprintf(out, "%s%s %.4f ms%s", i ? ", " : " (", r->part[i].label, r->part[i].median_ms,
+                i + 1 < r->nparts ? "" : ")");
+    if (!r->verified) {
+        fputs("; not verified (--no-verify)\n", out);
+        return;
+    }
+    const gemm_check *c = &r->check;
+    fprintf(out, "; error/bound %.3g (worst element), %.3g (normwise)", c->worst_ratio, c->normwise_ratio);
+    if (c->bad) {
+        fprintf(out, "; %zu of %zu elements wrong", c->bad, c->total);
+        if (c->nonfinite)
+            fprintf(out, " (%zu NaN/Inf)", c->nonfinite);
+        fprintf(out, ", the first at (row %ld, col %ld): got %.9g, expected %.9g", c->first_bad_row, c->first_bad_col,
+                c->first_bad_got, c->first_bad_ref);
+    } else if (!c->normwise_pass) {
+        fputs("; every element within its bound, but the normwise error beyond its own", out);
+    }
+    if (r->failure[0])
+        fprintf(out, "; %s", r->failure);
+    const gemm_exact *x = &r->exact;
+    if (x->ran && !x->pass)
+        fprintf(out, "; exact check: %zu of %zu elements differ, the first at (row %ld, col %ld): got %.9g, exact %.9g",
+                x->wrong, x->total, x->first_row, x->first_col, (double)x->first_got, (double)x->first_want);
+    if (c->checked < c->total)
+        fprintf(out, "; reference for %zu of the %zu elements", c->checked, c->total);
+    fputc('\n', out);
+}
+
+int gemm_report_csv_wants_header(FILE *out, const gemm_options *opt)
+{
+    if (opt->no_header)
+        return 0;
+    /* What this process wrote is in the file before its size is read */
+    fflush(out);
+    struct stat st;
+    return fstat(fileno(out), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0;
+}
+
 void gemm_report_csv_header(FILE *out)
 {
     fprintf(out, "step,platform,device,driver,m,n,k,alpha,beta,params,warmup,repeat,median_ms,best_ms,gflops,"
@@ -227,15 +273,19 @@ void gemm_report_csv_line(FILE *out, const gemm_report *r)
     fprintf(out, ",%s\n", !r->exact.ran ? "" : r->exact.pass ? "PASS" : "FAIL");
 }
 
-int gemm_report_emit(const gemm_report *r, int csv)
+int gemm_report_emit(const gemm_report *r, const gemm_options *opt)
 {
-    gemm_report_print(csv ? stderr : stdout, r);
-    if (csv) {
-        gemm_report_csv_header(stdout);
+    if (opt->brief)
+        gemm_report_brief(stdout, r);
+    else
+        gemm_report_print(opt->csv ? stderr : stdout, r);
+    if (opt->csv) {
+        if (gemm_report_csv_wants_header(stdout, opt))
+            gemm_report_csv_header(stdout);
         gemm_report_csv_line(stdout, r);
     }
     const int rc = gemm_report_exit_code(r);
-    if (rc)
+    if (rc && !opt->brief) /* the brief line says FAIL and why: one line per run */
         gemm_error("verification failed (see the report above)");
     return rc;
 }

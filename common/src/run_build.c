@@ -102,7 +102,8 @@ int run_build(gemm_run *r)
     if (rc)
         return rc;
     gemm_progress_set("building the OpenCL program");
-    rc = gemm_cl_build(&r->cl, r->file_source ? r->file_source : r->step->source, options, &r->msg);
+    rc = gemm_cl_build(&r->cl, r->file_source ? r->file_source : r->step->source,
+                       r->file_source ? r->opt.kernel_file : r->step->source_file, options, &r->msg);
     for (int i = 0; !rc && i < r->plan.nlaunches; i++) {
         const gemm_launch *l = &r->plan.launch[i];
         rc = gemm_cl_kernel(&r->cl, l->kernel, &r->kernel[i], &r->msg);

@@ -58,7 +58,7 @@ static void describe_run(gemm_report *rep, const gemm_step *step, const gemm_dev
 void run_report_head(gemm_run *r)
 {
     describe_run(&r->rep, r->step, &r->dev, &r->prob, r->params_text, r->warmup, r->repeat);
-    gemm_report_announce(&r->rep, r->opt.csv);
+    gemm_report_announce(&r->rep, &r->opt);
     gemm_progress_start();
 }
 
@@ -77,5 +77,5 @@ int run_report(gemm_run *r)
     rep->sample = r->sample_why[0] ? r->sample_why : NULL;
     describe_guards(&r->dev, &r->buf[GEMM_BUF_C], rep->guards, sizeof rep->guards);
     gemm_progress_stop();
-    return gemm_report_emit(rep, r->opt.csv);
+    return gemm_report_emit(rep, &r->opt);
 }

@@ -2,7 +2,7 @@
 // removed. Launch and arguments: as kernel02_tiled/tiled.cl. Run it on PoCL, then under
 // Oclgrind's race detector:
 //   build/kernel02_tiled/kernel02_tiled --kernel-file docs/exercises/step02_bug_barrier.cl --size 64
-//   oclgrind --data-races build/kernel02_tiled/kernel02_tiled --kernel-file docs/exercises/step02_bug_barrier.cl --size 32
+//   tests/oclgrind_check.sh --data-races build/kernel02_tiled/kernel02_tiled --kernel-file docs/exercises/step02_bug_barrier.cl --size 32 -D TS=16 --repeat 1 --warmup 0
 
 __kernel void sgemm(const int M, const int N, const int K,
                     const float alpha, const float beta,

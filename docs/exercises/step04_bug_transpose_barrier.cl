@@ -1,6 +1,6 @@
 // Exercise 4.2 - find the bug: step 4's kernels with one line of the transpose kernel removed.
 //   build/kernel04_transpose/kernel04_transpose --kernel-file docs/exercises/step04_bug_transpose_barrier.cl -m 64 -n 64 -k 64
-//   oclgrind --data-races --log build/races.log build/kernel04_transpose/kernel04_transpose --kernel-file docs/exercises/step04_bug_transpose_barrier.cl --size 32 -D TSM=32 -D TSN=32 -D TSK=16 --repeat 1 --warmup 0
+//   tests/oclgrind_check.sh --data-races build/kernel04_transpose/kernel04_transpose --kernel-file docs/exercises/step04_bug_transpose_barrier.cl --size 32 -D TSM=32 -D TSN=32 -D TSK=16 --repeat 1 --warmup 0
 // (32 x 32 tiles: with step 4's default 64 x 64 ones a 32 x 32 problem is refused)
 // Launch, parameters and constraints: those of kernel04_transpose/transpose.cl.
 
