@@ -273,6 +273,47 @@ static const struct opt_spec *match(const char *arg, const char **attached)
     return NULL;
 }
 
+/* One option and its value into opt: GEMM_PARSE_OK, or GEMM_PARSE_ERROR (msg filled), HELP, VERSION */
+static int apply_option(gemm_options *opt, enum opt_id id, const char *value, long *size, gemm_msg *msg)
+{
+    int rc = 0;
+    gemm_define d;
+    switch (id) {
+    case OPT_M: rc = parse_size("-m", value, &opt->m, msg); break;
+    case OPT_N: rc = parse_size("-n", value, &opt->n, msg); break;
+    case OPT_K: rc = parse_size("-k", value, &opt->k, msg); break;
+    case OPT_SIZE: rc = parse_size("--size", value, size, msg); break;
+    case OPT_ALPHA: rc = parse_scalar("--alpha", value, &opt->alpha, msg); break;
+    case OPT_BETA: rc = parse_scalar("--beta", value, &opt->beta, msg); break;
+    case OPT_PLATFORM: opt->platform = value; break;
+    case OPT_DEVICE: opt->device = value; break;
+    case OPT_LIST: opt->list_devices = 1; break;
+    case OPT_REPEAT: rc = parse_count("--repeat", value, 1, 1000000, &opt->repeat, msg); break;
+    case OPT_WARMUP: rc = parse_count("--warmup", value, 0, 1000000, &opt->warmup, msg); break;
+    case OPT_SEED: rc = parse_seed(value, &opt->seed, msg); break;
+    case OPT_NO_VERIFY: opt->verify = 0; break;
+    case OPT_DEFINE:
+        rc = gemm_define_parse(value, &d, msg);
+        if (!rc)
+            rc = gemm_defines_set(&opt->defines, d.name, d.value, msg);
+        break;
+    case OPT_KERNEL_FILE: opt->kernel_file = value; break;
+    case OPT_DEFAULTS_FOR:
+        if (strcmp(value, "cpu") != 0 && strcmp(value, "nvidia-gpu") != 0 && strcmp(value, "gpu") != 0) {
+            gemm_msgf(msg, 0, "--defaults-for expects cpu, nvidia-gpu or gpu, got '%s'", value);
+            return GEMM_PARSE_ERROR;
+        }
+        opt->defaults_for = value;
+        break;
+    case OPT_CSV: opt->csv = 1; break;
+    case OPT_NO_HEADER: opt->no_header = 1; break;
+    case OPT_BRIEF: opt->brief = 1; break;
+    case OPT_HELP: return GEMM_PARSE_HELP;
+    case OPT_VERSION: return GEMM_PARSE_VERSION;
+    }
+    return rc ? GEMM_PARSE_ERROR : GEMM_PARSE_OK;
+}
+
 int gemm_options_parse(gemm_options *opt, int argc, char *const argv[], gemm_msg *msg)
 {
     gemm_options_defaults(opt);
@@ -305,43 +346,9 @@ int gemm_options_parse(gemm_options *opt, int argc, char *const argv[], gemm_msg
             gemm_msgf(msg, 0, "option %s needs a value (%s %s), got an empty one", label, label, s->metavar);
             return GEMM_PARSE_ERROR;
         }
-        int rc = 0;
-        gemm_define d;
-        switch (s->id) {
-        case OPT_M: rc = parse_size("-m", value, &opt->m, msg); break;
-        case OPT_N: rc = parse_size("-n", value, &opt->n, msg); break;
-        case OPT_K: rc = parse_size("-k", value, &opt->k, msg); break;
-        case OPT_SIZE: rc = parse_size("--size", value, &size, msg); break;
-        case OPT_ALPHA: rc = parse_scalar("--alpha", value, &opt->alpha, msg); break;
-        case OPT_BETA: rc = parse_scalar("--beta", value, &opt->beta, msg); break;
-        case OPT_PLATFORM: opt->platform = value; break;
-        case OPT_DEVICE: opt->device = value; break;
-        case OPT_LIST: opt->list_devices = 1; break;
-        case OPT_REPEAT: rc = parse_count("--repeat", value, 1, 1000000, &opt->repeat, msg); break;
-        case OPT_WARMUP: rc = parse_count("--warmup", value, 0, 1000000, &opt->warmup, msg); break;
-        case OPT_SEED: rc = parse_seed(value, &opt->seed, msg); break;
-        case OPT_NO_VERIFY: opt->verify = 0; break;
-        case OPT_DEFINE:
-            rc = gemm_define_parse(value, &d, msg);
-            if (!rc)
-                rc = gemm_defines_set(&opt->defines, d.name, d.value, msg);
-            break;
-        case OPT_KERNEL_FILE: opt->kernel_file = value; break;
-        case OPT_DEFAULTS_FOR:
-            if (strcmp(value, "cpu") != 0 && strcmp(value, "nvidia-gpu") != 0 && strcmp(value, "gpu") != 0) {
-                gemm_msgf(msg, 0, "--defaults-for expects cpu, nvidia-gpu or gpu, got '%s'", value);
-                return GEMM_PARSE_ERROR;
-            }
-            opt->defaults_for = value;
-            break;
-        case OPT_CSV: opt->csv = 1; break;
-        case OPT_NO_HEADER: opt->no_header = 1; break;
-        case OPT_BRIEF: opt->brief = 1; break;
-        case OPT_HELP: return GEMM_PARSE_HELP;
-        case OPT_VERSION: return GEMM_PARSE_VERSION;
-        }
-        if (rc)
-            return GEMM_PARSE_ERROR;
+        const int rc = apply_option(opt, s->id, value, &size, msg);
+        if (rc != GEMM_PARSE_OK)
+            return rc;
     }
     if (opt->brief && opt->csv) {
         gemm_msgf(msg, 0, "--brief and --csv are two output formats: give one");
