@@ -42,31 +42,45 @@ static int set_args(gemm_run *r, const gemm_launch *l, cl_kernel k, gemm_msg *ms
     return 0;
 }
 
+/* Fills buffer view @p buf with the poison pattern; the event in *ev. Oclgrind's checker of
+ * uninitialized values takes memory that clEnqueueFillBuffer wrote for uninitialized (a second run
+ * of a correct kernel was reported, row after row), so there the pattern is written from the host. */
+static int poison_buffer(gemm_run *r, cl_mem buf, size_t elems, cl_event *ev)
+{
+    const cl_uint poison = GEMM_POISON_PATTERN;
+    if (!gemm_device_checks_accesses(&r->dev))
+        return clEnqueueFillBuffer(r->cl.queue, buf, &poison, sizeof poison, 0, elems * sizeof(float), 0, NULL, ev);
+    cl_uint *host = malloc(elems * sizeof *host);
+    if (!host)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (size_t i = 0; i < elems; i++)
+        host[i] = poison;
+    cl_int err = clEnqueueWriteBuffer(r->cl.queue, buf, CL_TRUE, 0, elems * sizeof(float), host, 0, NULL, ev);
+    free(host);
+    return err;
+}
+
 /* Before every run but the first (gemm_buffer_create() left the buffers as the first run needs
  * them): C back to its start (NaN when beta = 0), helpers to NaN. Returns the last event. */
 static int prepare_run(gemm_run *r, const gemm_problem *p, cl_event *last, gemm_msg *msg)
 {
-    const cl_uint poison = GEMM_POISON_PATTERN;
     cl_int err;
     cl_event ev = NULL;
     gemm_buffer *c = &r->buf[GEMM_BUF_C];
     if (p->beta != 0.0f)
         err = clEnqueueCopyBuffer(r->cl.queue, r->c_initial, c->view, 0, 0, c->elems * sizeof(float), 0, NULL, &ev);
     else
-        err = clEnqueueFillBuffer(r->cl.queue, c->view, &poison, sizeof poison, 0, c->elems * sizeof(float), 0, NULL,
-                                  &ev);
+        err = poison_buffer(r, c->view, c->elems, &ev);
     if (err != CL_SUCCESS)
-        return gemm_cl_fail(msg, p->beta != 0.0f ? "clEnqueueCopyBuffer(restoring C)" : "clEnqueueFillBuffer(restoring C)",
-                            err);
+        return gemm_cl_fail(msg, p->beta != 0.0f ? "clEnqueueCopyBuffer(restoring C)" : "poisoning C", err);
     for (int b = GEMM_BUF_T0; b < GEMM_BUF_COUNT; b++) {
         if (!r->buf[b].view)
             continue;
         clReleaseEvent(ev);
         ev = NULL;
-        err = clEnqueueFillBuffer(r->cl.queue, r->buf[b].view, &poison, sizeof poison, 0,
-                                  r->buf[b].elems * sizeof(float), 0, NULL, &ev);
+        err = poison_buffer(r, r->buf[b].view, r->buf[b].elems, &ev);
         if (err != CL_SUCCESS)
-            return gemm_cl_fail(msg, "clEnqueueFillBuffer(helper buffer)", err);
+            return gemm_cl_fail(msg, "poisoning a helper buffer", err);
     }
     *last = ev;
     return 0;
