@@ -101,6 +101,9 @@ foreach(seed 1 2 3 4 5 6 7 8)
   gemm_expect_robust(fails.exact.last_term_dropped.8x8x3999985.seed${seed} 1 "${exact_fail}" ${N1} -m 8 -n 8
                      -k 3999985 --seed ${seed} ${quick} --kernel-file ${KERNELS}/last_term_dropped.cl)
 endforeach()
+# --no-exact leaves the exact check out (Oclgrind's clean runs use it): the scaled result then passes
+gemm_expect_robust(passes.no_exact.scaled.16x16x262144 0 "check +PASS" ${N1} -m 16 -n 16 -k 262144 --no-exact ${quick}
+                   --kernel-file ${KERNELS}/scaled.cl)
 # ... while correct kernels pass at the same K (the bound is not merely tight)
 gemm_expect_robust(passes.large_k.4x4x4000000 0 "check +PASS: all 16 elements" ${N1} -m 4 -n 4 -k 4000000 ${quick})
 gemm_expect_robust(passes.large_k_beta.4x4x1000000 0 "check +PASS: all 16 elements" ${N1} -m 4 -n 4 -k 1000000

@@ -49,6 +49,7 @@ typedef struct gemm_options {
     int warmup;                     /**< `--warmup`: untimed runs first, -1 = device default */
     unsigned long long seed;        /**< `--seed`: random data seed */
     int verify;                     /**< 0 after `--no-verify` */
+    int exact;                      /**< 0 after `--no-exact` (and with `--no-verify`): no exact check */
     gemm_defines defines;           /**< `-D NAME=VALUE` overrides, in order */
     const char *kernel_file;        /**< `--kernel-file`: build this .cl instead of the embedded source */
     const char *defaults_for;       /**< `--defaults-for`: take the default parameters of this device class */

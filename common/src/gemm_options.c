@@ -9,7 +9,7 @@
 
 enum opt_id {
     OPT_M, OPT_N, OPT_K, OPT_SIZE, OPT_ALPHA, OPT_BETA, OPT_PLATFORM, OPT_DEVICE, OPT_LIST,
-    OPT_REPEAT, OPT_WARMUP, OPT_SEED, OPT_NO_VERIFY, OPT_DEFINE, OPT_KERNEL_FILE, OPT_DEFAULTS_FOR, OPT_CSV,
+    OPT_REPEAT, OPT_WARMUP, OPT_SEED, OPT_NO_VERIFY, OPT_NO_EXACT, OPT_DEFINE, OPT_KERNEL_FILE, OPT_DEFAULTS_FOR, OPT_CSV,
     OPT_NO_HEADER, OPT_BRIEF,
     OPT_HELP, OPT_VERSION
 };
@@ -36,6 +36,8 @@ static const struct opt_spec {
     {OPT_WARMUP, 0, "warmup", "W", "untimed runs before timing (default 3 on a GPU, 1 otherwise)"},
     {OPT_SEED, 0, "seed", "S", "seed of the random matrices (default 20261122)"},
     {OPT_NO_VERIFY, 0, "no-verify", NULL, "skip the comparison with the double-precision reference"},
+    {OPT_NO_EXACT, 0, "no-exact", NULL,
+     "skip the exact check (one more run, on integer data, after the timed runs); the tolerance checks still run"},
     {OPT_DEFINE, 'D', NULL, "NAME=VALUE", "override a kernel parameter (see the step's parameters)"},
     {OPT_KERNEL_FILE, 0, "kernel-file", "PATH", "build this .cl file instead of the built-in kernel"},
     {OPT_DEFAULTS_FOR, 0, "defaults-for", "CLASS", "use the default parameters of another class of device:\n"
@@ -62,6 +64,7 @@ void gemm_options_defaults(gemm_options *opt)
     opt->warmup = -1;
     opt->seed = GEMM_DEFAULT_SEED;
     opt->verify = 1;
+    opt->exact = 1;
 }
 
 static const char *spec_label(const struct opt_spec *s, char *buf, size_t len)
@@ -292,6 +295,7 @@ static int apply_option(gemm_options *opt, enum opt_id id, const char *value, lo
     case OPT_WARMUP: rc = parse_count("--warmup", value, 0, 1000000, &opt->warmup, msg); break;
     case OPT_SEED: rc = parse_seed(value, &opt->seed, msg); break;
     case OPT_NO_VERIFY: opt->verify = 0; break;
+    case OPT_NO_EXACT: opt->exact = 0; break;
     case OPT_DEFINE:
         rc = gemm_define_parse(value, &d, msg);
         if (!rc)

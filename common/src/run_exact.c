@@ -44,7 +44,7 @@ static int upload(gemm_run *r)
 
 int run_exact(gemm_run *r)
 {
-    if (!r->opt.verify)
+    if (!r->opt.verify || !r->opt.exact)
         return 0;
     gemm_progress_set("the exact check: integer data, one more run");
     const double start = gemm_host_seconds();
