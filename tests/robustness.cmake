@@ -87,23 +87,41 @@ gemm_expect_robust(fails.dropped_c_tile.8x8x4000000 1 "${normwise_fail}" ${N1} -
 # Errors as small as the rounding a correct kernel may make pass the tolerance checks on random data
 # (alpha*A*B below the rounding of beta*C, a result scaled by 1 + 1e-4 at K = 262144, one element
 # 2 % off, the last of 3,999,985 terms left out); the exact check on integer data fails each
-# (gemm_exact.h), and says where
+# (gemm_exact.h), and says where. The wrong kernels are step 1's (and step 10's) with one
+# replacement each (gemm_kernel_mutant(), tests/CMakeLists.txt)
+set(naive kernel01_naive/naive.cl)
+set(naive_store "C[idx] = (beta == 0.0f) ? alpha*acc : alpha*acc + beta*C[idx];")
+gemm_kernel_mutant(exact_ignores_ab ${naive} "${naive_store}" "C[idx] = (beta == 0.0f) ? 0.0f : beta*C[idx];")
+gemm_kernel_mutant(exact_scaled ${naive} "${naive_store}"
+                   "C[idx] = 1.0001f * ((beta == 0.0f) ? alpha*acc : alpha*acc + beta*C[idx]);")
+gemm_kernel_mutant(exact_one_element_off ${naive} "${naive_store}"
+                   "C[idx] = (row == M - 1 && col == N - 1 ? 1.02f : 1.0f) * ((beta == 0.0f) ? alpha*acc : alpha*acc + beta*C[idx]);")
+gemm_kernel_mutant(exact_off_the_sample ${naive} "${naive_store}"
+                   "C[idx] = (row == 1 && col == 1 ? 1001.0f : 1.0f) * ((beta == 0.0f) ? alpha*acc : alpha*acc + beta*C[idx]);")
+gemm_kernel_mutant(exact_last_term_dropped ${naive} "for (int k = 0; k < K; k++)" "for (int k = 0; k < K - 1; k++)")
+gemm_kernel_mutant(exact_async_copy_ignores_ab kernel10_async_copy/async_copy.cl
+                   "C[idx] = (beta == 0.0f) ? alpha*acc[wm][wn] : alpha*acc[wm][wn] + beta*C[idx];"
+                   "C[idx] = (beta == 0.0f) ? 0.0f : beta*C[idx];")
+set(MUTANTS ${CMAKE_CURRENT_BINARY_DIR}/mutants)
 set(exact_fail "exact +FAIL: [0-9]+ of [0-9]+ elements differ from the exact answer")
 gemm_expect_robust(fails.exact.ignores_ab.64x64x65536 1 "${exact_fail}.*first at \\(row 0, col 0\\)" ${N1} -m 64
-                   -n 64 -k 65536 --alpha 1e-7 --beta 1 ${quick} --kernel-file ${KERNELS}/ignores_ab.cl)
+                   -n 64 -k 65536 --alpha 1e-7 --beta 1 ${quick} --kernel-file ${MUTANTS}/exact_ignores_ab.cl)
 gemm_expect_robust(fails.exact.ignores_ab.8x8x4000000 1 "${exact_fail}" ${N1} -m 8 -n 8 -k 4000000 --alpha 1e-7
-                   --beta 1 ${quick} --kernel-file ${KERNELS}/ignores_ab.cl)
+                   --beta 1 ${quick} --kernel-file ${MUTANTS}/exact_ignores_ab.cl)
+gemm_expect_robust(fails.exact.step10_ignores_ab.64x64x65536 1 "${exact_fail}" kernel10_async_copy -m 64 -n 64
+                   -k 65536 --alpha 1e-7 --beta 1 -D SLICES=1 ${quick}
+                   --kernel-file ${MUTANTS}/exact_async_copy_ignores_ab.cl)
 gemm_expect_robust(fails.exact.scaled.16x16x262144 1 "${exact_fail}" ${N1} -m 16 -n 16 -k 262144 ${quick}
-                   --kernel-file ${KERNELS}/scaled.cl)
+                   --kernel-file ${MUTANTS}/exact_scaled.cl)
 gemm_expect_robust(fails.exact.one_element_off.64x64x2048 1 "exact +FAIL: 1 of 4096 elements.*\\(row 63, col 63\\)"
-                   ${N1} -m 64 -n 64 -k 2048 --beta -0.5 ${quick} --kernel-file ${KERNELS}/one_element_off.cl)
+                   ${N1} -m 64 -n 64 -k 2048 --beta -0.5 ${quick} --kernel-file ${MUTANTS}/exact_one_element_off.cl)
 foreach(seed 1 2 3 4 5 6 7 8)
   gemm_expect_robust(fails.exact.last_term_dropped.8x8x3999985.seed${seed} 1 "${exact_fail}" ${N1} -m 8 -n 8
-                     -k 3999985 --seed ${seed} ${quick} --kernel-file ${KERNELS}/last_term_dropped.cl)
+                     -k 3999985 --seed ${seed} ${quick} --kernel-file ${MUTANTS}/exact_last_term_dropped.cl)
 endforeach()
 # --no-exact leaves the exact check out (Oclgrind's clean runs use it): the scaled result then passes
 gemm_expect_robust(passes.no_exact.scaled.16x16x262144 0 "check +PASS" ${N1} -m 16 -n 16 -k 262144 --no-exact ${quick}
-                   --kernel-file ${KERNELS}/scaled.cl)
+                   --kernel-file ${MUTANTS}/exact_scaled.cl)
 # ... while correct kernels pass at the same K (the bound is not merely tight)
 gemm_expect_robust(passes.large_k.4x4x4000000 0 "check +PASS: all 16 elements" ${N1} -m 4 -n 4 -k 4000000 ${quick})
 gemm_expect_robust(passes.large_k_beta.4x4x1000000 0 "check +PASS: all 16 elements" ${N1} -m 4 -n 4 -k 1000000
@@ -204,10 +222,10 @@ gemm_robust(memory.cgroup_1536MB cgroup 1610612736 --
             0 "check +PASS: the 1044480 sampled elements of 67108864 within tolerance.*exact +PASS: all 67108864 elements.*sample: the reference covers 1044480 of the 67108864 elements \\(a full reference needs 1\\.00 GiB more than the memory cgroup"
             ${T2} ${big})
 # ... and there an element outside the sample, 1001 times too large, fails the exact check, which
-# covers every element (naive.cl with one wrong element, at (1, 1))
+# covers every element (naive.cl with one wrong element, at (1, 1): a mutant made above)
 gemm_robust(memory.cgroup_1536MB_exact cgroup 1610612736 --
             1 "check +element-wise: the 1044480 sampled elements of 67108864 within tolerance.*exact +FAIL: 1 of 67108864 elements differ.*first at \\(row 1, col 1\\)"
-            kernel01_naive ${big} -D TS=16 --kernel-file ${KERNELS}/off_the_sample.cl)
+            kernel01_naive ${big} -D TS=16 --kernel-file ${MUTANTS}/exact_off_the_sample.cl)
 # ... and one of 512 MiB is too small even for that: refused before allocating
 gemm_robust(memory.cgroup_512MB cgroup 536870912 -- 2 "not enough memory for 8192x8192x32: .*but the memory cgroup \\(limit 0\\.50 GiB"
             ${T2} ${big})
