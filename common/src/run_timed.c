@@ -1,6 +1,7 @@
 /* 8. Timed runs: --warmup untimed runs, then --repeat timed ones, each from a fresh C; then C
  * read back. A run's time is the device time from the start of its first kernel to the end of
  * its last (OpenCL profiling events); each kernel's own time is kept too. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "gemm_progress.h"
@@ -42,45 +43,58 @@ static int set_args(gemm_run *r, const gemm_launch *l, cl_kernel k, gemm_msg *ms
     return 0;
 }
 
-/* Fills buffer view @p buf with the poison pattern; the event in *ev. Oclgrind's checker of
- * uninitialized values takes memory that clEnqueueFillBuffer wrote for uninitialized (a second run
- * of a correct kernel was reported, row after row), so there the pattern is written from the host. */
-static int poison_buffer(gemm_run *r, cl_mem buf, size_t elems, cl_event *ev)
+/* Fills buffer view @p buf (@p what, for messages) with the poison pattern; the event in *ev.
+ * Oclgrind's checker of uninitialized values takes memory that clEnqueueFillBuffer wrote for
+ * uninitialized (a second run of a correct kernel was reported, row after row), so there the
+ * pattern is written from the host. */
+static int poison_buffer(gemm_run *r, cl_mem buf, size_t elems, const char *what, cl_event *ev)
 {
     const cl_uint poison = GEMM_POISON_PATTERN;
-    if (!gemm_device_checks_accesses(&r->dev))
-        return clEnqueueFillBuffer(r->cl.queue, buf, &poison, sizeof poison, 0, elems * sizeof(float), 0, NULL, ev);
-    cl_uint *host = malloc(elems * sizeof *host);
-    if (!host)
-        return CL_OUT_OF_HOST_MEMORY;
-    for (size_t i = 0; i < elems; i++)
-        host[i] = poison;
-    cl_int err = clEnqueueWriteBuffer(r->cl.queue, buf, CL_TRUE, 0, elems * sizeof(float), host, 0, NULL, ev);
-    free(host);
-    return err;
+    char call[96];
+    cl_int err;
+    if (!gemm_device_checks_accesses(&r->dev)) {
+        snprintf(call, sizeof call, "clEnqueueFillBuffer(%s)", what);
+        err = clEnqueueFillBuffer(r->cl.queue, buf, &poison, sizeof poison, 0, elems * sizeof(float), 0, NULL, ev);
+    } else {
+        snprintf(call, sizeof call, "clEnqueueWriteBuffer(%s)", what);
+        cl_uint *host = malloc(elems * sizeof *host);
+        if (!host)
+            return gemm_msgf(&r->msg, GEMM_EXIT_RUNTIME, "out of host memory poisoning %s", what);
+        for (size_t i = 0; i < elems; i++)
+            host[i] = poison;
+        err = clEnqueueWriteBuffer(r->cl.queue, buf, CL_TRUE, 0, elems * sizeof(float), host, 0, NULL, ev);
+        free(host);
+    }
+    return err == CL_SUCCESS ? 0 : gemm_cl_fail(&r->msg, call, err);
 }
 
 /* Before every run but the first (gemm_buffer_create() left the buffers as the first run needs
  * them): C back to its start (NaN when beta = 0), helpers to NaN. Returns the last event. */
 static int prepare_run(gemm_run *r, const gemm_problem *p, cl_event *last, gemm_msg *msg)
 {
-    cl_int err;
     cl_event ev = NULL;
     gemm_buffer *c = &r->buf[GEMM_BUF_C];
-    if (p->beta != 0.0f)
-        err = clEnqueueCopyBuffer(r->cl.queue, r->c_initial, c->view, 0, 0, c->elems * sizeof(float), 0, NULL, &ev);
-    else
-        err = poison_buffer(r, c->view, c->elems, &ev);
-    if (err != CL_SUCCESS)
-        return gemm_cl_fail(msg, p->beta != 0.0f ? "clEnqueueCopyBuffer(restoring C)" : "poisoning C", err);
-    for (int b = GEMM_BUF_T0; b < GEMM_BUF_COUNT; b++) {
+    int rc = 0;
+    if (p->beta != 0.0f) {
+        cl_int err = clEnqueueCopyBuffer(r->cl.queue, r->c_initial, c->view, 0, 0, c->elems * sizeof(float), 0, NULL,
+                                         &ev);
+        if (err != CL_SUCCESS)
+            return gemm_cl_fail(msg, "clEnqueueCopyBuffer(restoring C)", err);
+    } else {
+        rc = poison_buffer(r, c->view, c->elems, "restoring C", &ev);
+    }
+    for (int b = GEMM_BUF_T0; b < GEMM_BUF_COUNT && !rc; b++) {
         if (!r->buf[b].view)
             continue;
-        clReleaseEvent(ev);
+        if (ev)
+            clReleaseEvent(ev);
         ev = NULL;
-        err = poison_buffer(r, r->buf[b].view, r->buf[b].elems, &ev);
-        if (err != CL_SUCCESS)
-            return gemm_cl_fail(msg, "poisoning a helper buffer", err);
+        rc = poison_buffer(r, r->buf[b].view, r->buf[b].elems, "helper buffer", &ev);
+    }
+    if (rc) {
+        if (ev)
+            clReleaseEvent(ev);
+        return rc;
     }
     *last = ev;
     return 0;
