@@ -38,10 +38,11 @@ function(gemm_robust name)
   endif()
 endfunction()
 
-# --- Unit tests: normwise check, sample, scalars, memory plan, messages, white space, fences ------
+# --- Unit tests: normwise check, sample, scalars, memory plan, messages, white space, fences, -----
+# --- the watchdog -------------------------------------------------------------------------------
 add_executable(test_robustness test_robustness.c)
 target_link_libraries(test_robustness PRIVATE gemm_core gemm_warnings)
-foreach(group normwise sample scalars memory printable whitespace fence exact)
+foreach(group normwise sample scalars memory printable whitespace fence exact watchdog)
   add_test(NAME harness.${group} COMMAND test_robustness ${group})
   set_tests_properties(harness.${group} PROPERTIES LABELS "unit;robustness" TIMEOUT 120)
 endforeach()
@@ -161,6 +162,26 @@ foreach(case "C:2:16385" "C:2:1000000" "C:2:-16385" "C:2:-1000000" "C:2:10737418
               --platform Portable --kernel-file ${KERNELS}/out_of_bounds_at.cl)
   set_tests_properties(fails.access_beyond_guard.${case} PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=${options}")
 endforeach()
+
+# --- 2b. A kernel that never ends: the watchdog --------------------------------------------------
+# --timeout 2: exit 3 and the line naming the kernel and the limit, within seconds, and no process
+# or thread of the run left (_exit() ends the driver's threads too); on a terminal the progress line
+# is erased before the line. (--timeout was unknown before, exit 2; without it the run never ends.)
+set(endless --platform Portable --kernel-file ${KERNELS}/endless_loop.cl --timeout 2)
+set(did_not_finish "error: kernel 'sgemm' \\(sgemm\\) did not finish within 2 s \\(--timeout 2\\): an endless loop\\?")
+gemm_robust(fails.timeout.endless_loop session 20 -- 3 "${did_not_finish}" ${N1} ${small} ${endless})
+gemm_robust(fails.timeout.endless_loop_terminal terminal -- 3 "kernel01_naive: ${did_not_finish}" ${N1} ${small}
+            ${endless})
+# ... in the exact check's run too (the loop spins only on its integer data: the runs before pass)
+gemm_robust(fails.timeout.exact_check session 20 -- 3 "${did_not_finish}" ${N1} ${small} ${endless})
+set_tests_properties(fails.timeout.exact_check PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=-D ONLY_ON_INTEGERS")
+# The default, from the problem's size (harness.watchdog tests the formula), in --help
+gemm_expect_robust(cli.help_timeout 0
+                   "--timeout SECONDS +a run's kernels must end within SECONDS, else exit 3.[^[:print:]] +0: none. default: 30 s \\+ 2\\*M\\*N\\*K flops at 0\\.05 GFLOPS.*did not finish within[^[:print:]] +--timeout"
+                   ${N1} --help)
+gemm_expect_robust(bad.timeout_negative 2 "--timeout expects seconds from 0 \\(no limit\\) to 31536000, got '-1'" ${N1}
+                   --timeout -1)
+gemm_expect_robust(passes.timeout_off 0 "check +PASS" ${N1} ${small} --timeout 0)
 
 # --- 3. A kernel file must be a regular file: refused at once, never a wait ----------------------
 gemm_robust(bad.kernel_file_fifo fifo -- 2 "kernel file '.*kernel.cl' is a FIFO \\(named pipe\\), not a regular file"

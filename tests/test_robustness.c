@@ -1,19 +1,21 @@
 // Unit tests of the harness's defences (issue 13), without an OpenCL device: the normwise check,
 // the sampled reference, the range of alpha and beta, the memory plan, one-line messages, white
-// space in option values, and the fault handler of fenced buffers. Run one group:
-// test_robustness <group>.
-#define _POSIX_C_SOURCE 200809L /* fork, waitpid, pipe */
+// space in option values, the fault handler of fenced buffers, and the watchdog.
+// Run one group: test_robustness <group>.
+#define _POSIX_C_SOURCE 200809L /* fork, waitpid, pipe, clock_gettime */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gemm_memory.h"
 #include "gemm_options.h"
 #include "gemm_verify.h"
+#include "gemm_watchdog.h"
 #include "test_groups.h"
 
 /* What a correct kernel computes: each dot product summed in float, in order. */
@@ -335,6 +337,35 @@ static void test_whitespace(void)
     CHECK(!REFUSED("--repeat", "2", "--warmup", "1", "-D", "TS=16", "--alpha", "-1.5", "--beta", "+0.5"));
 }
 
+// Runs body() in a child process with its stderr into out (cut at len); its status in *status and
+// the seconds it took in *seconds. The fault handler and the watchdog end the process they are in.
+static void in_child(void (*body)(void), int *status, char *out, size_t len, double *seconds)
+{
+    int fds[2];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CHECK(pipe(fds) == 0);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], STDERR_FILENO);
+        body();
+        _exit(8); /* body() was to end the process */
+    }
+    close(fds[1]);
+    size_t got = 0;
+    ssize_t r;
+    while ((r = read(fds[0], out + got, len - 1 - got)) > 0)
+        got += (size_t)r;
+    out[got] = '\0';
+    close(fds[0]);
+    *status = 0;
+    waitpid(pid, status, 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (seconds)
+        *seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+}
+
 // A fault in the inaccessible pages around a watched buffer: one line, exit code 1
 static void test_fence(void)
 {
@@ -373,11 +404,90 @@ static void test_fence(void)
         fprintf(stderr, "child said: %s\n", out);
 }
 
+static void watchdog_fires(void)
+{
+    gemm_set_program_name("watchdog_test");
+    gemm_msg msg;
+    gemm_watchdog_set_limit(0.3, "--timeout 0.3");
+    gemm_running_set("kernel '%s' (%s)", "spin", "the spin");
+    if (gemm_watchdog_arm(&msg) != 0)
+        _exit(9);
+    sleep(20); /* a kernel that never ends */
+}
+static void watchdog_disarmed(void)
+{
+    gemm_msg msg;
+    gemm_watchdog_set_limit(0.3, "--timeout 0.3");
+    for (int i = 0; i < 3; i++) {
+        if (gemm_watchdog_arm(&msg) != 0)
+            _exit(9);
+        gemm_watchdog_disarm(); /* each wait ends in time */
+        nanosleep(&(struct timespec){0, 200000000L}, NULL);
+    }
+    gemm_watchdog_set_limit(0, "");
+    if (gemm_watchdog_arm(&msg) != 0) /* no limit: nothing to time */
+        _exit(9);
+    nanosleep(&(struct timespec){0, 500000000L}, NULL);
+    gemm_watchdog_stop();
+    _exit(0);
+}
+
+// The watchdog: the default limit from the problem's size, as --help gives it; a wait past the
+// limit ends the program with one line within the limit's time, one that ends in time does not
+// (none of this existed: --timeout was an unknown option)
+static void test_watchdog(void)
+{
+    const double fixed = GEMM_TIMEOUT_FIXED_S, rate = GEMM_TIMEOUT_GFLOPS * 1e9;
+    CHECK(fabs(gemm_timeout_default(64, 64, 64, 0) - (fixed + 2.0 * 64 * 64 * 64 / rate)) < 1e-9);
+    CHECK(fabs(gemm_timeout_default(1024, 1024, 1024, 0) - 72.94967296) < 1e-6);
+    CHECK(fabs(gemm_timeout_default(8, 8, 4000000, 0) - 40.24) < 1e-9);
+    // proportional to M*N*K above the fixed part, and the simulator's rate 10000 times slower
+    CHECK(fabs((gemm_timeout_default(2048, 1024, 1024, 0) - fixed) - 2 * (gemm_timeout_default(1024, 1024, 1024, 0) - fixed)) < 1e-6);
+    CHECK(fabs((gemm_timeout_default(65, 70, 40, 1) - fixed) - 1e4 * (gemm_timeout_default(65, 70, 40, 0) - fixed)) < 1e-6);
+    // --help says the same
+    char help[8192] = "", want[128];
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (f) {
+        gemm_options_usage(f, "prog", "");
+        rewind(f);
+        help[fread(help, 1, sizeof help - 1, f)] = '\0';
+        fclose(f);
+    }
+    snprintf(want, sizeof want, "default: %g s + 2*M*N*K flops at %g GFLOPS", fixed, GEMM_TIMEOUT_GFLOPS);
+    CHECK(strstr(help, want) != NULL);
+    snprintf(want, sizeof want, "(%.0f s at 1024^3; at %g kFLOPS under Oclgrind)", gemm_timeout_default(1024, 1024, 1024, 0),
+             GEMM_TIMEOUT_GFLOPS * 1e6 / GEMM_TIMEOUT_SIMULATOR_SLOWDOWN);
+    CHECK(strstr(help, want) != NULL);
+    // --timeout: seconds from 0 to a year, -1 (the default) when not given
+    gemm_options opt;
+    gemm_msg msg;
+    char *given[] = {"prog", "--timeout", "2.5"};
+    CHECK(gemm_options_parse(&opt, 3, given, &msg) == GEMM_PARSE_OK && opt.timeout == 2.5);
+    CHECK(gemm_options_parse(&opt, 1, given, &msg) == GEMM_PARSE_OK && opt.timeout == -1.0);
+    CHECK(REFUSED("--timeout", "-1") && REFUSED("--timeout", "x") && REFUSED("--timeout", " 2") &&
+          REFUSED("--timeout", "1e9") && REFUSED("--timeout", "nan"));
+    // past the limit: the line, exit 3, soon after the limit
+    char out[2048];
+    int status;
+    double seconds = 0;
+    in_child(watchdog_fires, &status, out, sizeof out, &seconds);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == GEMM_EXIT_RUNTIME && seconds >= 0.3 && seconds < 10.0);
+    CHECK(strstr(out, "watchdog_test: error: kernel 'spin' (the spin) did not finish within 0.3 s (--timeout 0.3): an "
+                      "endless loop?") != NULL);
+    if (!strstr(out, "did not finish"))
+        fprintf(stderr, "child (status %#x, %.1f s) said: %s\n", status, seconds, out);
+    // in time, or with no limit: nothing
+    in_child(watchdog_disarmed, &status, out, sizeof out, NULL);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0 && out[0] == '\0');
+}
+
 int main(int argc, char **argv)
 {
     static const test_group groups[] = {{"normwise", test_normwise}, {"sample", test_sample},
                                         {"scalars", test_scalars},   {"memory", test_memory},
                                         {"printable", test_printable}, {"whitespace", test_whitespace},
-                                        {"fence", test_fence},         {"exact", test_exact}};
+                                        {"fence", test_fence},         {"exact", test_exact},
+                                        {"watchdog", test_watchdog}};
     return run_groups(groups, sizeof groups / sizeof groups[0], argc, argv);
 }
