@@ -41,6 +41,12 @@ void gemm_progress_run(int run, int warmup, int repeat);
 /** @brief Erases the line and stops the background thread; call before printing the report. */
 void gemm_progress_stop(void);
 
+/**
+ * @brief For a signal handler about to print its line and end the program: erases the line with
+ * write() alone and keeps it from being drawn again; async-signal-safe.
+ */
+void gemm_progress_abandon(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -95,7 +95,8 @@ int run_data(gemm_run *r);
 /**
  * @brief 8. Timed runs (`run_timed.c`): `--warmup` untimed then `--repeat` timed runs, each from a
  * fresh C (NaN when beta = 0) and helpers of NaN, timed by profiling events; then C read back.
- * Every wait on the device from here on must end within `--timeout` (gemm_watchdog.h).
+ * Every wait on the device from here on must end within `--timeout` (gemm_watchdog.h), and a
+ * crash names the kernel that ran (gemm_memory.h).
  */
 int run_timed(gemm_run *r);
 /** @brief 9. Verify (`run_verify.c`): the guard regions, the inputs unchanged, every element of C against the reference. */

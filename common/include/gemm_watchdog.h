@@ -9,7 +9,8 @@
  * naming what it waited on and the limit, and exit code 3 (#GEMM_EXIT_RUNTIME). The line comes from
  * a thread of the watchdog's own; _exit() then ends every thread of the process, the driver's too.
  *
- * gemm_running_now() is async-signal-safe, for a signal handler that names what ran.
+ * The same record of what runs names the kernel in the line of the fault handler (gemm_memory.h),
+ * which reads it from a signal handler: gemm_running_now() is async-signal-safe.
  */
 #ifndef GEMM_WATCHDOG_H
 #define GEMM_WATCHDOG_H

@@ -422,8 +422,9 @@ void gemm_options_usage(FILE *out, const char *program, const char *summary)
                  "  2  bad input: option, size or parameter refused before anything ran (also a\n"
                  "     run that would not fit in the memory or address space available)\n"
                  "  3  OpenCL or runtime error (no platform, build failure, the driver out of memory,\n"
-                 "     output that cannot be written), or a run that did not finish within\n"
-                 "     --timeout: one line names the kernel\n");
+                 "     output that cannot be written), a run that did not finish within --timeout,\n"
+                 "     or a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL) while a kernel ran: one line\n"
+                 "     names the kernel\n");
 }
 
 int gemm_options_main(gemm_options *opt, int argc, char *const argv[], const char *summary, gemm_help_fn more_help,

@@ -4,6 +4,7 @@
  * is watched: it ends within --timeout or the program does (gemm_watchdog.h). */
 #include <stdlib.h>
 
+#include "gemm_memory.h"
 #include "gemm_progress.h"
 #include "gemm_run.h"
 #include "gemm_watchdog.h"
@@ -97,7 +98,8 @@ int gemm_run_read(gemm_run *r, cl_mem buf, size_t offset, size_t bytes, void *ds
     return rc;
 }
 
-/* The limit of every wait from here on: --timeout, else the default for the problem's size */
+/* The limit of every wait from here on: --timeout, else the default for the problem's size; and
+ * the fault handler, which names the kernel of a crash on any device. */
 static void watch_runs(const gemm_run *r)
 {
     const gemm_problem *p = &r->prob;
@@ -117,6 +119,7 @@ static void watch_runs(const gemm_run *r)
                      "SECONDS sets another", p->m, p->n, p->k, GEMM_TIMEOUT_FIXED_S, GEMM_TIMEOUT_GFLOPS);
     }
     gemm_watchdog_set_limit(limit, why);
+    gemm_fault_install();
 }
 
 int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int prepare, double *total,
