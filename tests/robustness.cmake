@@ -216,6 +216,12 @@ gemm_expect_robust(cli.help_timeout 0
 gemm_expect_robust(bad.timeout_negative 2 "--timeout expects seconds from 0 \\(no limit\\) to 31536000, got '-1'" ${N1}
                    --timeout -1)
 gemm_expect_robust(passes.timeout_off 0 "check +PASS" ${N1} ${small} --timeout 0)
+# ... and refused where nothing waits on an OpenCL queue: peak, the host peers
+gemm_expect_robust(bad.timeout_peak 2 "--brief and --timeout do not apply" peak --timeout 5)
+if(TARGET peer_cpublas)
+  gemm_expect_robust(bad.timeout_cpu_peer 2 "--timeout does not apply to cpu_blas, which makes no OpenCL run"
+                     peer_cpublas --size 64 --timeout 5)
+endif()
 
 # --- 3. A kernel file must be a regular file: refused at once, never a wait ----------------------
 gemm_robust(bad.kernel_file_fifo fifo -- 2 "kernel file '.*kernel.cl' is a FIFO \\(named pipe\\), not a regular file"
@@ -340,7 +346,7 @@ if(TARGET peer_cpublas)
                      peer_cpublas --size 32 ${quick} --brief)
 endif()
 gemm_expect_robust(bad.brief_with_csv 2 "--brief and --csv are two output formats: give one" ${N1} --brief --csv)
-gemm_expect_robust(bad.brief_peak 2 "--kernel-file and --brief do not apply" peak --brief)
+gemm_expect_robust(bad.brief_peak 2 "--kernel-file, --brief and --timeout do not apply" peak --brief)
 gemm_expect_robust(bad.no_header_without_csv 2 "--no-header leaves out the header of the CSV output: it needs --csv"
                    ${N1} --no-header)
 # --csv: one header for a loop of runs into one file, none added to a file that holds data or with
