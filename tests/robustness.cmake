@@ -174,13 +174,13 @@ foreach(case "far_index:2:68719476736" "far_before:2:-68719476736" "index_2_40:2
   list(GET v 1 id)
   list(GET v 2 distance)
   gemm_robust(fails.crash.${what} pocl --
-              3 "${crashed} SIGSEGV while kernel 'sgemm' \\(sgemm\\) ran: a read or write at (address 0x[0-9a-f]+, outside every buffer|an address no pointer may hold)"
+              3 "${crashed} SIGSEGV while kernel 'sgemm' \\(sgemm\\) in timed run 1 of 1 ran: a read or write at (address 0x[0-9a-f]+, outside every buffer|an address no pointer may hold)"
               ${N1} ${small} --platform Portable --kernel-file ${KERNELS}/out_of_bounds_at.cl)
   set_tests_properties(fails.crash.${what} PROPERTIES
                        ENVIRONMENT "GEMM_CL_OPTIONS=-D OOB_BUFFER=${id} -D OOB_DISTANCE=${distance}")
 endforeach()
-foreach(case "null_write@OOB_NULL@SIGSEGV while kernel 'sgemm' \\(sgemm\\) ran: a read or write at address 0x0, through a null pointer"
-             "illegal_instruction@OOB_TRAP@SIGILL while kernel 'sgemm' \\(sgemm\\) ran: an illegal instruction")
+foreach(case "null_write@OOB_NULL@SIGSEGV while kernel 'sgemm' \\(sgemm\\) in timed run 1 of 1 ran: a read or write at address 0x0, through a null pointer"
+             "illegal_instruction@OOB_TRAP@SIGILL while kernel 'sgemm' \\(sgemm\\) in timed run 1 of 1 ran: an illegal instruction")
   string(REPLACE "@" ";" v "${case}")
   list(GET v 0 what)
   list(GET v 1 define)
@@ -202,12 +202,14 @@ set_property(TEST memory.ulimit_guards_reach APPEND PROPERTY ENVIRONMENT POCL_MA
 # or thread of the run left (_exit() ends the driver's threads too); on a terminal the progress line
 # is erased before the line. (--timeout was unknown before, exit 2; without it the run never ends.)
 set(endless --platform Portable --kernel-file ${KERNELS}/endless_loop.cl --timeout 2)
-set(did_not_finish "error: kernel 'sgemm' \\(sgemm\\) did not finish within 2 s \\(--timeout 2\\): an endless loop\\?")
-gemm_robust(fails.timeout.endless_loop session 20 -- 3 "${did_not_finish}" ${N1} ${small} ${endless})
-gemm_robust(fails.timeout.endless_loop_terminal terminal -- 3 "kernel01_naive: ${did_not_finish}" ${N1} ${small}
+set(did_not_finish "did not finish within 2 s \\(--timeout 2\\): an endless loop\\?")
+set(in_the_run "error: kernel 'sgemm' \\(sgemm\\) in timed run 1 of 1 ${did_not_finish}")
+gemm_robust(fails.timeout.endless_loop session 20 -- 3 "${in_the_run}" ${N1} ${small} ${endless})
+gemm_robust(fails.timeout.endless_loop_terminal terminal -- 3 "kernel01_naive: ${in_the_run}" ${N1} ${small}
             ${endless})
 # ... in the exact check's run too (the loop spins only on its integer data: the runs before pass)
-gemm_robust(fails.timeout.exact_check session 20 -- 3 "${did_not_finish}" ${N1} ${small} ${endless})
+gemm_robust(fails.timeout.exact_check session 20 --
+            3 "error: kernel 'sgemm' \\(sgemm\\) in the exact check's run ${did_not_finish}" ${N1} ${small} ${endless})
 set_tests_properties(fails.timeout.exact_check PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=-D ONLY_ON_INTEGERS")
 # The default, from the problem's size (harness.watchdog tests the formula), in --help
 gemm_expect_robust(cli.help_timeout 0

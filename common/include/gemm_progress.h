@@ -18,6 +18,8 @@
 #ifndef GEMM_PROGRESS_H
 #define GEMM_PROGRESS_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,6 +39,9 @@ void gemm_progress_set(const char *fmt, ...)
  * "warm-up run 1 of 2", then "timed run 3 of 20".
  */
 void gemm_progress_run(int run, int warmup, int repeat);
+
+/** @brief The name gemm_progress_run() gives run @p run, written into @p out (@p len bytes). */
+void gemm_progress_run_name(char *out, size_t len, int run, int warmup, int repeat);
 
 /** @brief Erases the line and stops the background thread; call before printing the report. */
 void gemm_progress_stop(void);

@@ -113,10 +113,11 @@ int run_exact(gemm_run *r);
 /**
  * @brief One run of @p plan for problem @p p (run_timed.c): with @p prepare, C restored (NaN when
  * beta = 0) and the helpers poisoned first; the step's device time in @p total and each launch's
- * in @p part_ms, in ms. Watched from the first command to the end of clFinish (gemm_watchdog.h).
+ * in @p part_ms, in ms. Watched from the first command to the end of clFinish (gemm_watchdog.h),
+ * where a line names the kernel and @p run ("timed run 2 of 3", "the exact check's run").
  */
-int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int prepare, double *total,
-                  double *part_ms);
+int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int prepare, const char *run,
+                  double *total, double *part_ms);
 
 /**
  * @brief A blocking read of @p bytes of @p buf from @p offset into @p dst, watched like a run

@@ -160,12 +160,19 @@ void gemm_progress_set(const char *fmt, ...)
     pthread_mutex_unlock(&lock);
 }
 
-void gemm_progress_run(int run, int warmup, int repeat)
+void gemm_progress_run_name(char *out, size_t len, int run, int warmup, int repeat)
 {
     if (run < warmup)
-        gemm_progress_set("warm-up run %d of %d", run + 1, warmup);
+        snprintf(out, len, "warm-up run %d of %d", run + 1, warmup);
     else
-        gemm_progress_set("timed run %d of %d", run - warmup + 1, repeat);
+        snprintf(out, len, "timed run %d of %d", run - warmup + 1, repeat);
+}
+
+void gemm_progress_run(int run, int warmup, int repeat)
+{
+    char name[64];
+    gemm_progress_run_name(name, sizeof name, run, warmup, repeat);
+    gemm_progress_set("%s", name);
 }
 
 void gemm_progress_stop(void)

@@ -68,7 +68,7 @@ int run_exact(gemm_run *r)
         rc = upload(r);
     double total, part_ms[GEMM_MAX_LAUNCHES];
     if (!rc)
-        rc = gemm_run_once(r, &prob, r->step->library ? &r->plan : &plan, 1, &total, part_ms);
+        rc = gemm_run_once(r, &prob, r->step->library ? &r->plan : &plan, 1, "the exact check's run", &total, part_ms);
     if (!rc)
         rc = gemm_run_read(r, r->buf[GEMM_BUF_C].view, 0, r->elems[GEMM_BUF_C] * sizeof(float), r->result,
                            "C of the exact check");

@@ -75,13 +75,13 @@ static int prepare_run(gemm_run *r, const gemm_problem *p, cl_event *last, gemm_
     return 0;
 }
 
-/* What the watchdog and the fault handler name while launch i runs */
-static void name_launch(const gemm_step *step, const gemm_plan *plan, int i)
+/* What the watchdog and the fault handler name while launch i of a run runs */
+static void name_launch(const gemm_step *step, const gemm_plan *plan, int i, const char *run)
 {
     if (step->library)
-        gemm_running_set("the library call of %s", step->name);
+        gemm_running_set("the library call of %s in %s", step->name, run);
     else
-        gemm_running_set("kernel '%s' (%s)", plan->launch[i].kernel, plan->launch[i].label);
+        gemm_running_set("kernel '%s' (%s) in %s", plan->launch[i].kernel, plan->launch[i].label, run);
 }
 
 int gemm_run_read(gemm_run *r, cl_mem buf, size_t offset, size_t bytes, void *dst, const char *what)
@@ -122,20 +122,20 @@ static void watch_runs(const gemm_run *r)
     gemm_fault_install();
 }
 
-int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int prepare, double *total,
-                  double *part_ms)
+int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int prepare, const char *run,
+                  double *total, double *part_ms)
 {
     const gemm_step *step = r->step;
     gemm_msg *msg = &r->msg;
     cl_event prep = NULL, ev[GEMM_MAX_LAUNCHES] = {NULL};
     int n = step->library ? 1 : plan->nlaunches;
-    name_launch(step, plan, 0);
+    name_launch(step, plan, 0, run);
     int rc = gemm_watchdog_arm(msg);
     /* A library call is timed from the end of the preparation, so it always gets one. */
     if (!rc && (prepare || step->library))
         rc = prepare_run(r, p, &prep, msg);
     for (int i = 0; i < n && !rc; i++) {
-        name_launch(step, plan, i); /* the last one enqueued is the one waited on */
+        name_launch(step, plan, i, run); /* the last one enqueued is the one waited on */
         if (step->library) {
             rc = step->library(p, r->cl.queue, r->buf[GEMM_BUF_A].view, r->buf[GEMM_BUF_B].view,
                                r->buf[GEMM_BUF_C].view, &ev[0], msg);
@@ -216,8 +216,10 @@ int run_timed(gemm_run *r)
     watch_runs(r);
     for (int run = 0; run < r->warmup + r->repeat; run++) {
         double total = 0, part_ms[GEMM_MAX_LAUNCHES] = {0};
+        char name[64];
         gemm_progress_run(run, r->warmup, r->repeat);
-        int rc = gemm_run_once(r, &r->prob, &r->plan, run > 0, &total, part_ms);
+        gemm_progress_run_name(name, sizeof name, run, r->warmup, r->repeat);
+        int rc = gemm_run_once(r, &r->prob, &r->plan, run > 0, name, &total, part_ms);
         if (rc)
             return rc;
         if (run >= r->warmup) {
