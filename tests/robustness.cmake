@@ -207,9 +207,11 @@ set(in_the_run "error: kernel 'sgemm' \\(sgemm\\) in timed run 1 of 1 ${did_not_
 gemm_robust(fails.timeout.endless_loop session 20 -- 3 "${in_the_run}" ${N1} ${small} ${endless})
 gemm_robust(fails.timeout.endless_loop_terminal terminal -- 3 "kernel01_naive: ${in_the_run}" ${N1} ${small}
             ${endless})
-# ... in the exact check's run too (the loop spins only on its integer data: the runs before pass)
-gemm_robust(fails.timeout.exact_check session 20 --
-            3 "error: kernel 'sgemm' \\(sgemm\\) in the exact check's run ${did_not_finish}" ${N1} ${small} ${endless})
+# ... in the exact check's run too (the loop spins only on its integer data: the run before passes,
+# its first launch's compilation included, within 5 s on a loaded machine)
+gemm_robust(fails.timeout.exact_check session 30 --
+            3 "error: kernel 'sgemm' \\(sgemm\\) in the exact check's run did not finish within 5 s" ${N1} ${small}
+            --platform Portable --kernel-file ${KERNELS}/endless_loop.cl --timeout 5)
 set_tests_properties(fails.timeout.exact_check PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=-D ONLY_ON_INTEGERS")
 # The default, from the problem's size (harness.watchdog tests the formula), in --help
 gemm_expect_robust(cli.help_timeout 0
