@@ -666,9 +666,9 @@ int main(int argc, char **argv)
     if (rc != GEMM_OPTIONS_GO_ON)
         return rc;
     if (opt.m || opt.n || opt.k || opt.alpha != 1.0 || opt.beta != 0.0 || opt.seed != GEMM_DEFAULT_SEED ||
-        !opt.verify || opt.defines.count || opt.kernel_file || opt.brief) {
+        !opt.verify || opt.defines.count || opt.kernel_file || opt.brief || opt.timeout >= 0.0) {
         gemm_error("%s measures the device, not an SGEMM: -m, -n, -k, --size, --alpha, --beta, --seed, --no-verify, "
-                   "-D, --kernel-file and --brief do not apply (see --help)",
+                   "-D, --kernel-file, --brief and --timeout do not apply (see --help)",
                    NAME);
         return GEMM_EXIT_BAD_INPUT;
     }

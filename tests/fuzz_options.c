@@ -8,8 +8,9 @@
 //  - a refusal comes with a message, every message is one printable line (no C0 or C1 control
 //    character, nothing but UTF-8);
 //  - what it accepts is in range: sizes in [1, 2^31-1] or 0 (not given), alpha and beta finite
-//    floats, --repeat >= 1, --warmup >= 0, at most GEMM_MAX_DEFINES parameters, each a C
-//    identifier of at most GEMM_DEFINE_NAME_MAX-1 characters with an int value, no name twice.
+//    floats, --repeat >= 1, --warmup >= 0, --timeout 0 to a year or -1 (not given), at most
+//    GEMM_MAX_DEFINES parameters, each a C identifier of at most GEMM_DEFINE_NAME_MAX-1
+//    characters with an int value, no name twice.
 // A broken promise aborts, which libFuzzer reports as a crash.
 //
 // Built two ways (tests/CMakeLists.txt):
@@ -98,6 +99,7 @@ static void check_options(const gemm_options *opt)
     check(isfinite(opt->beta) && fabs(opt->beta) <= FLT_MAX, "beta not a finite float");
     check(opt->repeat >= 0 && opt->repeat <= 1000000, "--repeat out of range");
     check(opt->warmup >= -1 && opt->warmup <= 1000000, "--warmup out of range");
+    check(opt->timeout == -1.0 || (opt->timeout >= 0.0 && opt->timeout <= 31536000.0), "--timeout out of range");
     check(!opt->kernel_file || opt->kernel_file[0], "empty --kernel-file accepted");
     check(!opt->platform || opt->platform[0], "empty --platform accepted");
     check(!opt->device || opt->device[0], "empty --device accepted");

@@ -38,10 +38,11 @@ function(gemm_robust name)
   endif()
 endfunction()
 
-# --- Unit tests: normwise check, sample, scalars, memory plan, messages, white space, fences ------
+# --- Unit tests: normwise check, sample, scalars, memory plan, messages, white space, fences, -----
+# --- crashes, the watchdog ----------------------------------------------------------------------
 add_executable(test_robustness test_robustness.c)
 target_link_libraries(test_robustness PRIVATE gemm_core gemm_warnings)
-foreach(group normwise sample scalars memory printable whitespace fence exact)
+foreach(group normwise sample scalars memory printable whitespace fence exact crash watchdog)
   add_test(NAME harness.${group} COMMAND test_robustness ${group})
   set_tests_properties(harness.${group} PROPERTIES LABELS "unit;robustness" TIMEOUT 120)
 endforeach()
@@ -163,10 +164,12 @@ gemm_expect_robust(fails.write_outside.C.row_past_end 1
                    ${N1} -m 2 -n 20000 -k 16 ${quick} --kernel-file ${KERNELS}/out_of_bounds_at.cl)
 set_tests_properties(fails.write_outside.C.row_past_end PROPERTIES
                      ENVIRONMENT "GEMM_CL_OPTIONS=-D OOB_BUFFER=2 -D OOB_DISTANCE=19999")
-# Beyond the guards, where buffers are host memory (PoCL): 8 GiB of inaccessible pages on each side,
+# Beyond the guards, where buffers are host memory (PoCL): 16 GiB of inaccessible pages on each side,
 # as far as a 32-bit index reaches, so that any read or write there faults: one line, exit 1.
-foreach(case "C:2:16385" "C:2:1000000" "C:2:-16385" "C:2:-1000000" "C:2:1073741824" "A:0:-16385" "B:1:400000"
-             "read.A:0:-20000" "read.B:1:20000" "read.C:2:-2000000000")
+# 16 GiB on each side (2^32 floats, as far as an unsigned 32-bit index reaches), and the buffer
+# named is the nearest one: 3e9 floats past C was once named "B ... before its start"
+foreach(case "C:2:16385" "C:2:1000000" "C:2:-16385" "C:2:-1000000" "C:2:1073741824" "C:2:3000000000"
+             "C:2:-3000000000" "A:0:-16385" "B:1:400000" "read.A:0:-20000" "read.B:1:20000" "read.C:2:-2000000000")
   string(REPLACE ":" ";" v ${case})
   list(GET v 0 buffer)
   list(GET v 1 id)
@@ -182,6 +185,68 @@ foreach(case "C:2:16385" "C:2:1000000" "C:2:-16385" "C:2:-1000000" "C:2:10737418
               --platform Portable --kernel-file ${KERNELS}/out_of_bounds_at.cl)
   set_tests_properties(fails.access_beyond_guard.${case} PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=${options}")
 endforeach()
+
+# Farther away, or through a null pointer, or any other fatal signal while a kernel runs: one line
+# naming the kernel and what the signal usually means, exit 3 (each was a bare SIGSEGV or SIGILL)
+set(crashed "error: the program crashed with")
+foreach(case "far_index:2:68719476736" "far_before:2:-68719476736" "index_2_40:2:1099511627776")
+  string(REPLACE ":" ";" v ${case})
+  list(GET v 0 what)
+  list(GET v 1 id)
+  list(GET v 2 distance)
+  gemm_robust(fails.crash.${what} pocl --
+              3 "${crashed} SIGSEGV while kernel 'sgemm' \\(sgemm\\) in timed run 1 of 1 ran: a read or write at (address 0x[0-9a-f]+, outside every buffer|an address no pointer may hold)"
+              ${N1} ${small} --platform Portable --kernel-file ${KERNELS}/out_of_bounds_at.cl)
+  set_tests_properties(fails.crash.${what} PROPERTIES
+                       ENVIRONMENT "GEMM_CL_OPTIONS=-D OOB_BUFFER=${id} -D OOB_DISTANCE=${distance}")
+endforeach()
+foreach(case "null_write@OOB_NULL@SIGSEGV while kernel 'sgemm' \\(sgemm\\) in timed run 1 of 1 ran: a read or write at address 0x0, through a null pointer"
+             "illegal_instruction@OOB_TRAP@SIGILL while kernel 'sgemm' \\(sgemm\\) in timed run 1 of 1 ran: an illegal instruction")
+  string(REPLACE "@" ";" v "${case}")
+  list(GET v 0 what)
+  list(GET v 1 define)
+  list(GET v 2 line)
+  gemm_robust(fails.crash.${what} pocl -- 3 "${crashed} ${line}" ${N1} ${small} --platform Portable
+              --kernel-file ${KERNELS}/out_of_bounds_at.cl)
+  set_tests_properties(fails.crash.${what} PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=-D ${define}")
+endforeach()
+# Under an address-space limit the inaccessible pages shrink to 64 KiB: the report says how far
+# they reach and that a stray access farther away is not caught (it once said "an access faults").
+# Two PoCL threads, so that the driver's share of the limit is the same on every machine.
+gemm_robust(memory.ulimit_guards_reach ulimit 2000000 --
+            0 "guards +at least 16384 floats .*beyond them only 64 KiB of inaccessible pages \\(16384 floats. an address-space limit is in force\\): an access there faults, one farther away may land in other memory and is not caught"
+            ${N1} ${small})
+set_property(TEST memory.ulimit_guards_reach APPEND PROPERTY ENVIRONMENT POCL_MAX_PTHREAD_COUNT=2)
+
+# --- 2b. A kernel that never ends: the watchdog --------------------------------------------------
+# --timeout 2: exit 3 and the line naming the kernel and the limit, within seconds, and no process
+# or thread of the run left (_exit() ends the driver's threads too); on a terminal the progress line
+# is erased before the line. (--timeout was unknown before, exit 2; without it the run never ends.)
+set(endless --platform Portable --kernel-file ${KERNELS}/endless_loop.cl --timeout 2)
+set(did_not_finish "did not finish within 2 s \\(--timeout 2\\): an endless loop\\?")
+set(in_the_run "error: kernel 'sgemm' \\(sgemm\\) in timed run 1 of 1 ${did_not_finish}")
+gemm_robust(fails.timeout.endless_loop session 20 -- 3 "${in_the_run}" ${N1} ${small} ${endless})
+gemm_robust(fails.timeout.endless_loop_terminal terminal -- 3 "kernel01_naive: ${in_the_run}" ${N1} ${small}
+            ${endless})
+# ... in the exact check's run too (the loop spins only on its integer data: the run before passes,
+# its first launch's compilation included, within 5 s on a loaded machine)
+gemm_robust(fails.timeout.exact_check session 30 --
+            3 "error: kernel 'sgemm' \\(sgemm\\) in the exact check's run did not finish within 5 s" ${N1} ${small}
+            --platform Portable --kernel-file ${KERNELS}/endless_loop.cl --timeout 5)
+set_tests_properties(fails.timeout.exact_check PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=-D ONLY_ON_INTEGERS")
+# The default, from the problem's size (harness.watchdog tests the formula), in --help
+gemm_expect_robust(cli.help_timeout 0
+                   "--timeout SECONDS +a run's kernels must end within SECONDS, else exit 3.[^[:print:]] +0: none. default: 30 s \\+ 2\\*M\\*N\\*K flops at 0\\.05 GFLOPS.*crash \\(SIGSEGV, SIGBUS, SIGFPE, SIGILL\\)"
+                   ${N1} --help)
+gemm_expect_robust(bad.timeout_negative 2 "--timeout expects seconds from 0 \\(no limit\\) to 31536000, got '-1'" ${N1}
+                   --timeout -1)
+gemm_expect_robust(passes.timeout_off 0 "check +PASS" ${N1} ${small} --timeout 0)
+# ... and refused where nothing waits on an OpenCL queue: peak, the host peers
+gemm_expect_robust(bad.timeout_peak 2 "--brief and --timeout do not apply" peak --timeout 5)
+if(TARGET peer_cpublas)
+  gemm_expect_robust(bad.timeout_cpu_peer 2 "--timeout does not apply to cpu_blas, which makes no OpenCL run"
+                     peer_cpublas --size 64 --timeout 5)
+endif()
 
 # --- 3. A kernel file must be a regular file: refused at once, never a wait ----------------------
 gemm_robust(bad.kernel_file_fifo fifo -- 2 "kernel file '.*kernel.cl' is a FIFO \\(named pipe\\), not a regular file"
@@ -306,7 +371,7 @@ if(TARGET peer_cpublas)
                      peer_cpublas --size 32 ${quick} --brief)
 endif()
 gemm_expect_robust(bad.brief_with_csv 2 "--brief and --csv are two output formats: give one" ${N1} --brief --csv)
-gemm_expect_robust(bad.brief_peak 2 "--kernel-file and --brief do not apply" peak --brief)
+gemm_expect_robust(bad.brief_peak 2 "--kernel-file, --brief and --timeout do not apply" peak --brief)
 gemm_expect_robust(bad.no_header_without_csv 2 "--no-header leaves out the header of the CSV output: it needs --csv"
                    ${N1} --no-header)
 # --csv: one header for a loop of runs into one file, none added to a file that holds data or with

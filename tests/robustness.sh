@@ -31,6 +31,11 @@
 #                        platform's clGetDeviceIDs fail there; two skips where Oclgrind is not seen
 #   fault                COMMAND with GEMM_FAULT_SHIM (tests/fault_inject.c) preloaded, set up
 #                        by the GEMM_FAULT_* variables of the environment
+#   session SECONDS      (PoCL, as pocl) COMMAND in a session of its own, judged by expect.sh; it
+#                        must end within SECONDS, and leave no process of that session behind
+#   terminal             (PoCL, as pocl) COMMAND on a pseudo-terminal (script -q), its progress
+#                        line shown at once: exit CODE, and its last line matches REGEX and stands
+#                        alone (the progress line erased before it, never drawn after it)
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 expect=$here/expect.sh
@@ -75,11 +80,55 @@ preload_fault_shim() {
   export LD_PRELOAD=$GEMM_FAULT_SHIM${LD_PRELOAD:+ $LD_PRELOAD}
   export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 }
+# The modes pinned to PoCL: skip where STEP's --list-devices shows no PoCL platform
+require_pocl_platform() {
+  env -u POCL_CACHE_DIR -u POCL_DEVICES -u GEMM_CL_OPTIONS "$1" --list-devices 2>/dev/null |
+    grep -q "Portable Computing Language" || skip "PoCL is not an OpenCL platform here"
+}
 case "$mode" in
   pocl)
-    env -u POCL_CACHE_DIR -u POCL_DEVICES -u GEMM_CL_OPTIONS "$3" --list-devices 2>/dev/null |
-      grep -q "Portable Computing Language" || skip "PoCL is not an OpenCL platform here"
+    require_pocl_platform "$3"
     timeout 120 "$expect" "$@"
+    ;;
+  session)
+    seconds=$1
+    shift
+    require_pocl_platform "$3"
+    code=$1 regex=$2
+    shift 2
+    start=$SECONDS
+    # the session's id is the pid of its leader, which becomes COMMAND (exec)
+    timeout -s KILL 120 "$expect" "$code" "$regex" setsid -w bash -c 'echo $$ >"$0" && exec "$@"' "$tmp/sid" "$@"
+    status=$?
+    took=$((SECONDS - start))
+    sid=$(cat "$tmp/sid" 2>/dev/null)
+    if [ -z "$sid" ]; then
+      echo "FAILED: the command's session did not start"
+      exit 1
+    fi
+    if left=$(pgrep -s "$sid"); then
+      echo "FAILED: processes of the run's session remain after it ended: $(ps -o pid=,args= -p "$(tr '\n' ',' <<<"$left" | sed 's/,$//')")"
+      pkill -KILL -s "$sid"
+      status=1
+    fi
+    [ "$took" -le "$seconds" ] || { echo "FAILED: the run took $took s, more than $seconds"; status=1; }
+    exit $status
+    ;;
+  terminal)
+    require_pocl_platform "$3"
+    script -q -e -c true /dev/null >/dev/null 2>&1 || skip "no util-linux 'script' here to give the program a terminal"
+    code=$1 regex=$2
+    shift 2
+    out=$(GEMM_PROGRESS_DELAY=0 timeout 120 script -q -e -c "$(printf '%q ' "$@")" /dev/null </dev/null)
+    rc=$?
+    printf '%s\n' "$out" | cat -v | cut -c1-400
+    status=0
+    [ "$rc" -eq "$code" ] || { echo "FAILED: expected exit code $code, got $rc"; status=1; }
+    last=${out%$'\r'}
+    last=${last##*$'\r'} # what the terminal shows on the last line: the text after its last carriage return
+    grep -Eq -- "^$regex" <<<"$last" ||
+      { echo "FAILED: the last line does not start with /$regex/ on its own: '$(cat -v <<<"$last")'"; status=1; }
+    exit $status
     ;;
   printf)
     arg=$(printf -- "$1")

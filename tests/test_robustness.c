@@ -1,19 +1,24 @@
 // Unit tests of the harness's defences (issue 13), without an OpenCL device: the normwise check,
 // the sampled reference, the range of alpha and beta, the memory plan, one-line messages, white
-// space in option values, and the fault handler of fenced buffers. Run one group:
-// test_robustness <group>.
-#define _POSIX_C_SOURCE 200809L /* fork, waitpid, pipe */
+// space in option values, the fault handler of fenced buffers and of crashes, and the watchdog.
+// Run one group: test_robustness <group>.
+#define _GNU_SOURCE /* fork, waitpid, pipe, MAP_ANONYMOUS, MAP_NORESERVE */
 #include <float.h>
 #include <math.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gemm_memory.h"
 #include "gemm_options.h"
 #include "gemm_verify.h"
+#include "gemm_watchdog.h"
 #include "test_groups.h"
 
 /* What a correct kernel computes: each dot product summed in float, in order. */
@@ -335,42 +340,240 @@ static void test_whitespace(void)
     CHECK(!REFUSED("--repeat", "2", "--warmup", "1", "-D", "TS=16", "--alpha", "-1.5", "--beta", "+0.5"));
 }
 
-// A fault in the inaccessible pages around a watched buffer: one line, exit code 1
-static void test_fence(void)
+// Runs body() in a child process with its stderr into out (cut at len); its status in *status and
+// the seconds it took in *seconds. The fault handler and the watchdog end the process they are in.
+static void in_child(void (*body)(void), int *status, char *out, size_t len, double *seconds)
 {
     int fds[2];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     CHECK(pipe(fds) == 0);
     const pid_t pid = fork();
     if (pid == 0) {
+        close(fds[0]);
         dup2(fds[1], STDERR_FILENO);
-        gemm_set_program_name("fence_test");
-        gemm_fenced f;
-        gemm_msg msg;
-        if (gemm_fenced_alloc(&f, 1000 * sizeof(float), 1 << 20, &msg) != 0)
-            _exit(9);
-        float *matrix = (float *)f.usable + 16; /* 16 floats of guard before the matrix */
-        gemm_fault_watch(0, &f, "C", matrix, 1000);
-        gemm_fault_install();
-        matrix[16 - 1] = 1.0f;             /* the usable part: no fault */
-        volatile float *wild = matrix - 16 - 300;
-        *wild = 2.0f;                      /* 300 floats before the usable part */
-        _exit(8);
+        body();
+        _exit(8); /* body() was to end the process */
     }
     close(fds[1]);
-    char out[1024] = "";
     size_t got = 0;
     ssize_t r;
-    while ((r = read(fds[0], out + got, sizeof out - 1 - got)) > 0)
+    while ((r = read(fds[0], out + got, len - 1 - got)) > 0)
         got += (size_t)r;
     out[got] = '\0';
     close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == GEMM_EXIT_VERIFY_FAILED);
-    CHECK(strstr(out, "fence_test: error: out-of-bounds access: a kernel read or wrote C at index -316 (316 before its "
-                      "start)") != NULL);
-    if (!strstr(out, "index -316"))
-        fprintf(stderr, "child said: %s\n", out);
+    *status = 0;
+    waitpid(pid, status, 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (seconds)
+        *seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+}
+
+// Like in_child(), then checks the exit code and that stderr holds want (else prints it)
+static void expect_child(void (*body)(void), int code, const char *want)
+{
+    char out[2048];
+    int status;
+    in_child(body, &status, out, sizeof out, NULL);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == code);
+    CHECK(strstr(out, want) != NULL);
+    if (!strstr(out, want) || !WIFEXITED(status) || WEXITSTATUS(status) != code)
+        fprintf(stderr, "child (status %#x) said: %s\nexpected exit %d and: %s\n", status, out, code, want);
+}
+
+static void fence_fault(void)
+{
+    gemm_set_program_name("fence_test");
+    gemm_fenced f;
+    gemm_msg msg;
+    if (gemm_fenced_alloc(&f, 1000 * sizeof(float), 1 << 20, &msg) != 0)
+        _exit(9);
+    float *matrix = (float *)f.usable + 16; /* 16 floats of guard before the matrix */
+    gemm_fault_watch(0, &f, "C", matrix, 1000);
+    gemm_fault_install();
+    matrix[16 - 1] = 1.0f;             /* the usable part: no fault */
+    volatile float *wild = matrix - 16 - 300;
+    *wild = 2.0f;                      /* 300 floats before the usable part */
+}
+
+// Two buffers side by side, as mmap lays them out, X with 16 pages of fence and Y with 256: a
+// fault in Y's pages 4 pages past X's is named after X, the nearer, at its index (page / 4 floats
+// each, with no guard: 21 pages from X's start)
+static size_t page_floats;
+static void fence_nearest(void)
+{
+    gemm_set_program_name("fence_test");
+    const size_t page = gemm_page_size(), small = 16 * page, big = 256 * page;
+    char *base = mmap(NULL, 2 * small + 2 * big + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+                      0);
+    if (base == MAP_FAILED)
+        _exit(9);
+    gemm_fenced x = {base, 2 * small + page, base + small, page, small};
+    gemm_fenced y = {base + 2 * small + page, 2 * big + page, base + 2 * small + page + big, page, big};
+    if (mprotect(x.usable, page, PROT_READ | PROT_WRITE) || mprotect(y.usable, page, PROT_READ | PROT_WRITE))
+        _exit(9);
+    gemm_fault_watch(0, &x, "X", x.usable, page / sizeof(float));
+    gemm_fault_watch(1, &y, "Y", y.usable, page / sizeof(float));
+    gemm_fault_install();
+    volatile float *wild = (float *)((char *)y.map + 4 * page);
+    *wild = 1.0f;
+}
+
+// A fault in the inaccessible pages around a watched buffer: one line, exit code 1, naming the
+// buffer nearest to it (a fault in Y's pages was once named after Y, whose pages hold it)
+static void test_fence(void)
+{
+    expect_child(fence_fault, GEMM_EXIT_VERIFY_FAILED,
+                 "fence_test: error: out-of-bounds access: a kernel read or wrote C at index -316 (316 before its start)");
+    page_floats = gemm_page_size() / sizeof(float);
+    char want[256];
+    snprintf(want, sizeof want, "a kernel read or wrote X at index %zu (%zu past the end of its %zu elements)",
+             21 * page_floats, 20 * page_floats + 1, page_floats);
+    expect_child(fence_nearest, GEMM_EXIT_VERIFY_FAILED, want);
+}
+
+static void crash_setup(void)
+{
+    gemm_set_program_name("crash_test");
+    gemm_fault_install();
+    gemm_running_set("kernel '%s' (%s)", "sgemm", "the sgemm");
+}
+static void crash_fpe(void)
+{
+    crash_setup();
+    raise(SIGFPE);
+}
+static void crash_ill(void)
+{
+    crash_setup();
+    raise(SIGILL);
+}
+static void crash_null(void)
+{
+    crash_setup();
+    volatile uintptr_t zero = 0;
+    *(volatile int *)(zero + 16) = 1; /* a member of a struct at a null pointer (UBSan refuses 0 itself) */
+}
+static void crash_elsewhere(void)
+{
+    crash_setup();
+    void *page = mmap(NULL, gemm_page_size(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED)
+        _exit(9);
+    *(volatile int *)page = 1;
+}
+static void crash_not_ours(void)
+{
+    crash_setup();
+    gemm_running_set(NULL); /* nothing of ours runs: the fault is the program's own */
+    void *page = mmap(NULL, gemm_page_size(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED)
+        _exit(9);
+    *(volatile int *)page = 1;
+}
+
+// A fatal signal while a kernel runs: one line naming it and what the signal usually means, exit
+// code 3 (each was a bare signal before). One while nothing of ours runs goes on to the handler
+// before ours: the default (killed by the signal), or AddressSanitizer's report.
+static void test_crash(void)
+{
+    const char *running = "crash_test: error: the program crashed with %s while kernel 'sgemm' (the sgemm) ran: %s";
+    char want[256];
+    snprintf(want, sizeof want, running, "SIGFPE", "an integer division by zero");
+    expect_child(crash_fpe, GEMM_EXIT_RUNTIME, want);
+    snprintf(want, sizeof want, running, "SIGILL", "an illegal instruction");
+    expect_child(crash_ill, GEMM_EXIT_RUNTIME, want);
+    snprintf(want, sizeof want, running, "SIGSEGV", "a read or write at address 0x10, through a null pointer");
+    expect_child(crash_null, GEMM_EXIT_RUNTIME, want);
+    snprintf(want, sizeof want, running, "SIGSEGV", "a read or write at address 0x");
+    expect_child(crash_elsewhere, GEMM_EXIT_RUNTIME, want);
+    char out[4096];
+    int status;
+    in_child(crash_not_ours, &status, out, sizeof out, NULL);
+    CHECK(strstr(out, "error: the program crashed") == NULL);
+#if defined(__SANITIZE_ADDRESS__)
+    CHECK(strstr(out, "AddressSanitizer: SEGV") != NULL);
+#else
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+#endif
+}
+
+static void watchdog_fires(void)
+{
+    gemm_set_program_name("watchdog_test");
+    gemm_msg msg;
+    gemm_watchdog_set_limit(0.3, "--timeout 0.3");
+    gemm_running_set("kernel '%s' (%s)", "spin", "the spin");
+    if (gemm_watchdog_arm(&msg) != 0)
+        _exit(9);
+    sleep(20); /* a kernel that never ends */
+}
+static void watchdog_disarmed(void)
+{
+    gemm_msg msg;
+    gemm_watchdog_set_limit(0.3, "--timeout 0.3");
+    for (int i = 0; i < 3; i++) {
+        if (gemm_watchdog_arm(&msg) != 0)
+            _exit(9);
+        gemm_watchdog_disarm(); /* each wait ends in time */
+        nanosleep(&(struct timespec){0, 200000000L}, NULL);
+    }
+    gemm_watchdog_set_limit(0, "");
+    if (gemm_watchdog_arm(&msg) != 0) /* no limit: nothing to time */
+        _exit(9);
+    nanosleep(&(struct timespec){0, 500000000L}, NULL);
+    gemm_watchdog_stop();
+    _exit(0);
+}
+
+// The watchdog: the default limit from the problem's size, as --help gives it; a wait past the
+// limit ends the program with one line within the limit's time, one that ends in time does not
+// (none of this existed: --timeout was an unknown option)
+static void test_watchdog(void)
+{
+    const double fixed = GEMM_TIMEOUT_FIXED_S, rate = GEMM_TIMEOUT_GFLOPS * 1e9;
+    CHECK(fabs(gemm_timeout_default(64, 64, 64, 0) - (fixed + 2.0 * 64 * 64 * 64 / rate)) < 1e-9);
+    CHECK(fabs(gemm_timeout_default(1024, 1024, 1024, 0) - 72.94967296) < 1e-6);
+    CHECK(fabs(gemm_timeout_default(8, 8, 4000000, 0) - 40.24) < 1e-9);
+    // proportional to M*N*K above the fixed part, and the simulator's rate 10000 times slower
+    CHECK(fabs((gemm_timeout_default(2048, 1024, 1024, 0) - fixed) - 2 * (gemm_timeout_default(1024, 1024, 1024, 0) - fixed)) < 1e-6);
+    CHECK(fabs((gemm_timeout_default(65, 70, 40, 1) - fixed) - 1e4 * (gemm_timeout_default(65, 70, 40, 0) - fixed)) < 1e-6);
+    // --help says the same
+    char help[8192] = "", want[128];
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (f) {
+        gemm_options_usage(f, "prog", "");
+        rewind(f);
+        help[fread(help, 1, sizeof help - 1, f)] = '\0';
+        fclose(f);
+    }
+    snprintf(want, sizeof want, "default: %g s + 2*M*N*K flops at %g GFLOPS", fixed, GEMM_TIMEOUT_GFLOPS);
+    CHECK(strstr(help, want) != NULL);
+    snprintf(want, sizeof want, "(%.0f s at 1024^3; at %g kFLOPS under Oclgrind)", gemm_timeout_default(1024, 1024, 1024, 0),
+             GEMM_TIMEOUT_GFLOPS * 1e6 / GEMM_TIMEOUT_SIMULATOR_SLOWDOWN);
+    CHECK(strstr(help, want) != NULL);
+    // --timeout: seconds from 0 to a year, -1 (the default) when not given
+    gemm_options opt;
+    gemm_msg msg;
+    char *given[] = {"prog", "--timeout", "2.5"};
+    CHECK(gemm_options_parse(&opt, 3, given, &msg) == GEMM_PARSE_OK && opt.timeout == 2.5);
+    CHECK(gemm_options_parse(&opt, 1, given, &msg) == GEMM_PARSE_OK && opt.timeout == -1.0);
+    CHECK(REFUSED("--timeout", "-1") && REFUSED("--timeout", "x") && REFUSED("--timeout", " 2") &&
+          REFUSED("--timeout", "1e9") && REFUSED("--timeout", "nan"));
+    // past the limit: the line, exit 3, soon after the limit
+    char out[2048];
+    int status;
+    double seconds = 0;
+    in_child(watchdog_fires, &status, out, sizeof out, &seconds);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == GEMM_EXIT_RUNTIME && seconds >= 0.3 && seconds < 10.0);
+    CHECK(strstr(out, "watchdog_test: error: kernel 'spin' (the spin) did not finish within 0.3 s (--timeout 0.3): an "
+                      "endless loop?") != NULL);
+    if (!strstr(out, "did not finish"))
+        fprintf(stderr, "child (status %#x, %.1f s) said: %s\n", status, seconds, out);
+    // in time, or with no limit: nothing
+    in_child(watchdog_disarmed, &status, out, sizeof out, NULL);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0 && out[0] == '\0');
 }
 
 int main(int argc, char **argv)
@@ -378,6 +581,7 @@ int main(int argc, char **argv)
     static const test_group groups[] = {{"normwise", test_normwise}, {"sample", test_sample},
                                         {"scalars", test_scalars},   {"memory", test_memory},
                                         {"printable", test_printable}, {"whitespace", test_whitespace},
-                                        {"fence", test_fence},         {"exact", test_exact}};
+                                        {"fence", test_fence},         {"exact", test_exact},
+                                        {"crash", test_crash},         {"watchdog", test_watchdog}};
     return run_groups(groups, sizeof groups / sizeof groups[0], argc, argv);
 }

@@ -140,11 +140,12 @@ void gemm_cl_close(gemm_cl *cl);
 /** @brief Minimum guard size in bytes on each side (16384 floats). */
 #define GEMM_GUARD_MIN_BYTES 65536
 /**
- * @brief Inaccessible pages on each side of a fenced buffer: 8 GiB, as far as a 32-bit element
- * index (the kernels' int) can reach from the buffer's start, so that every such access that
- * misses the buffer lands either in a guard region or in these pages.
+ * @brief Inaccessible pages on each side of a fenced buffer: 16 GiB, 2^32 floats, as far as a
+ * 32-bit element index, signed (the kernels' int) or unsigned, can reach from the buffer's start,
+ * so that every such access that misses the buffer lands in a guard region or in these pages, and
+ * nearer to its own buffer than to any other (the fault handler names the nearest, gemm_memory.h).
  */
-#define GEMM_FENCE_BYTES ((size_t)1 << 33)
+#define GEMM_FENCE_BYTES ((size_t)1 << 34)
 /** @brief The inaccessible pages of a fenced buffer under an address-space limit (`ulimit -v`). */
 #define GEMM_FENCE_BYTES_LIMITED ((size_t)65536)
 

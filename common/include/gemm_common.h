@@ -20,7 +20,10 @@ enum gemm_exit {
     GEMM_EXIT_OK = 0,            /**< ran, and verified (or ran with `--no-verify`) */
     GEMM_EXIT_VERIFY_FAILED = 1, /**< ran, but the result did not match the reference */
     GEMM_EXIT_BAD_INPUT = 2,     /**< bad option, size or parameter; nothing was run */
-    GEMM_EXIT_RUNTIME = 3        /**< OpenCL, driver or system error (includes kernel build failures) */
+    GEMM_EXIT_RUNTIME = 3        /**< OpenCL, driver or system error (includes kernel build failures), a run
+                                      that did not finish within `--timeout`, and a fatal signal (SIGSEGV,
+                                      SIGBUS, SIGFPE, SIGILL) while a kernel ran: one line names the kernel
+                                      (gemm_watchdog.h, gemm_memory.h) */
 };
 
 /** @brief The tutorial's version string (from the top-level CMake project). */

@@ -27,7 +27,12 @@
  * memory, such as PoCL's), the harness makes them itself (`CL_MEM_USE_HOST_PTR`) between
  * inaccessible pages: a kernel that reads or writes beyond a buffer's guard regions (gemm_cl.h)
  * then faults, and gemm_fault_install()'s handler reports it as an out-of-bounds access: one
- * line, exit code 1 (#GEMM_EXIT_VERIFY_FAILED).
+ * line, exit code 1 (#GEMM_EXIT_VERIFY_FAILED), naming the buffer nearest to the address.
+ *
+ * **Crashes.** Any other SIGSEGV, SIGBUS, SIGFPE or SIGILL while a kernel runs (gemm_running_now()
+ * of gemm_watchdog.h: a write through a null pointer, a 64-bit index far from every buffer, an
+ * integer division by zero, a compiler's trap) ends the program with one line naming the kernel
+ * and what the signal usually means, and exit code 3 (#GEMM_EXIT_RUNTIME).
  */
 #ifndef GEMM_MEMORY_H
 #define GEMM_MEMORY_H
@@ -166,9 +171,13 @@ void gemm_fault_unwatch(int slot);
 void gemm_abort_install(void);
 
 /**
- * @brief Installs the handler of SIGSEGV and SIGBUS: a fault inside a watched mapping prints
- * "<program>: error: out-of-bounds access: ..." and ends the process with exit code 1; any
- * other fault is left to the default action (the process is killed by the signal).
+ * @brief Installs the handler of SIGSEGV, SIGBUS, SIGFPE and SIGILL (again after another's: safe
+ * to call more than once). A fault inside a watched mapping prints "<program>: error:
+ * out-of-bounds access: ..." with the nearest watched buffer and ends the process with exit code
+ * 1; any other of these signals while gemm_running_now() names something prints "<program>:
+ * error: the program crashed with SIG... while <it> ran: <what it usually means>" and ends it
+ * with exit code 3. Otherwise the signal goes to the handler that ours replaced
+ * (AddressSanitizer's in a sanitized build) or takes its default action.
  */
 void gemm_fault_install(void);
 

@@ -47,6 +47,7 @@ typedef struct gemm_options {
     int list_devices;               /**< `--list-devices` */
     int repeat;                     /**< `--repeat`: timed runs, 0 = device default */
     int warmup;                     /**< `--warmup`: untimed runs first, -1 = device default */
+    double timeout;                 /**< `--timeout`: seconds a run may take, 0 = no limit, -1 = the default (gemm_watchdog.h) */
     unsigned long long seed;        /**< `--seed`: random data seed */
     int verify;                     /**< 0 after `--no-verify` */
     int exact;                      /**< 0 after `--no-exact` (and with `--no-verify`): no exact check */
@@ -69,7 +70,7 @@ enum gemm_parse_result {
 /** @brief The default random seed (fixed, so every run of every step sees the same matrices). */
 #define GEMM_DEFAULT_SEED 20261122ULL
 
-/** @brief Fills @p opt with the defaults (nothing given, alpha 1, beta 0, verify on, default seed). */
+/** @brief Fills @p opt with the defaults (nothing given, alpha 1, beta 0, verify on, default seed, default timeout). */
 void gemm_options_defaults(gemm_options *opt);
 
 /**
@@ -79,8 +80,9 @@ void gemm_options_defaults(gemm_options *opt);
  * `-D NAME=VALUE` or `-DNAME=VALUE`. No value may start or end with white space. Sizes must be
  * integers in [1, 2^31-1]; alpha and beta
  * finite numbers that a float holds (neither overflowing it nor underflowing it to 0);
- * `--repeat` >= 1; `--warmup` >= 0; no value may be empty; `--brief` and `--csv` are two output
- * formats (not both), and `--no-header` needs `--csv`. Messages quote what was typed, with
+ * `--repeat` >= 1; `--warmup` >= 0; `--timeout` seconds from 0 to a year; no value may be empty;
+ * `--brief` and `--csv` are two output formats (not both), and `--no-header` needs `--csv`.
+ * Messages quote what was typed, with
  * control characters replaced (one printable line).
  *
  * @return a #gemm_parse_result; on #GEMM_PARSE_ERROR, @p msg holds one line naming the option and value.

@@ -18,6 +18,8 @@
 #ifndef GEMM_PROGRESS_H
 #define GEMM_PROGRESS_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -38,8 +40,17 @@ void gemm_progress_set(const char *fmt, ...)
  */
 void gemm_progress_run(int run, int warmup, int repeat);
 
+/** @brief The name gemm_progress_run() gives run @p run, written into @p out (@p len bytes). */
+void gemm_progress_run_name(char *out, size_t len, int run, int warmup, int repeat);
+
 /** @brief Erases the line and stops the background thread; call before printing the report. */
 void gemm_progress_stop(void);
+
+/**
+ * @brief For a signal handler about to print its line and end the program: erases the line with
+ * write() alone and keeps it from being drawn again; async-signal-safe.
+ */
+void gemm_progress_abandon(void);
 
 #ifdef __cplusplus
 }

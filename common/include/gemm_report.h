@@ -79,7 +79,7 @@ typedef struct gemm_report {
     const char *reference;       /**< how the reference was computed */
     int head_printed;            /**< 1 once gemm_report_announce() printed the head */
     const char *sample;          /**< why the reference is a sample of rows and columns, or NULL */
-    char guards[256];            /**< what the guard regions catch, for the report, or "" (no buffers) */
+    char guards[384];            /**< what the guard regions catch, for the report, or "" (no buffers) */
     gemm_exact exact;            /**< the exact check (gemm_exact.h), when it ran */
 } gemm_report;
 

@@ -95,6 +95,8 @@ int run_data(gemm_run *r);
 /**
  * @brief 8. Timed runs (`run_timed.c`): `--warmup` untimed then `--repeat` timed runs, each from a
  * fresh C (NaN when beta = 0) and helpers of NaN, timed by profiling events; then C read back.
+ * Every wait on the device from here on must end within `--timeout` (gemm_watchdog.h), and a
+ * crash names the kernel that ran (gemm_memory.h).
  */
 int run_timed(gemm_run *r);
 /** @brief 9. Verify (`run_verify.c`): the guard regions, the inputs unchanged, every element of C against the reference. */
@@ -111,10 +113,18 @@ int run_exact(gemm_run *r);
 /**
  * @brief One run of @p plan for problem @p p (run_timed.c): with @p prepare, C restored (NaN when
  * beta = 0) and the helpers poisoned first; the step's device time in @p total and each launch's
- * in @p part_ms, in ms.
+ * in @p part_ms, in ms. Watched from the first command to the end of clFinish (gemm_watchdog.h),
+ * where a line names the kernel and @p run ("timed run 2 of 3", "the exact check's run").
  */
-int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int prepare, double *total,
-                  double *part_ms);
+int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int prepare, const char *run,
+                  double *total, double *part_ms);
+
+/**
+ * @brief A blocking read of @p bytes of @p buf from @p offset into @p dst, watched like a run
+ * (gemm_watchdog.h); @p what names the data in messages ("C"). 0, or #GEMM_EXIT_RUNTIME with
+ * gemm_run::msg filled.
+ */
+int gemm_run_read(gemm_run *r, cl_mem buf, size_t offset, size_t bytes, void *dst, const char *what);
 
 /** @brief Releases everything the phases acquired; safe after any of them. */
 void gemm_run_release(gemm_run *r);

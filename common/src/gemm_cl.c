@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gemm_watchdog.h"
+
 /* cl_nv_device_attribute_query's queries (cl_ext.h has them as CL_DEVICE_COMPUTE_CAPABILITY_*_NV,
  * but not every version of the headers does) */
 #define GEMM_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
@@ -949,10 +951,16 @@ int gemm_buffer_check_guards(gemm_cl *cl, const gemm_buffer *buf, gemm_msg *msg)
     if (!front)
         return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory");
     cl_uint *back = front + g;
+    gemm_running_set("reading the guards of %s back", buf->label);
+    if (gemm_watchdog_arm(msg)) { /* blocking reads, watched like the runs (gemm_watchdog.h) */
+        free(front);
+        return GEMM_EXIT_RUNTIME;
+    }
     cl_int err = clEnqueueReadBuffer(cl->queue, buf->parent, CL_TRUE, 0, g * sizeof(cl_uint), front, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer(cl->queue, buf->parent, CL_TRUE, (g + buf->elems) * sizeof(cl_uint),
                                   gb * sizeof(cl_uint), back, 0, NULL, NULL);
+    gemm_watchdog_disarm();
     if (err != CL_SUCCESS) {
         free(front);
         return gemm_cl_fail(msg, "clEnqueueReadBuffer(guard)", err);

@@ -9,7 +9,8 @@
 
 enum opt_id {
     OPT_M, OPT_N, OPT_K, OPT_SIZE, OPT_ALPHA, OPT_BETA, OPT_PLATFORM, OPT_DEVICE, OPT_LIST,
-    OPT_REPEAT, OPT_WARMUP, OPT_SEED, OPT_NO_VERIFY, OPT_NO_EXACT, OPT_DEFINE, OPT_KERNEL_FILE, OPT_DEFAULTS_FOR, OPT_CSV,
+    OPT_REPEAT, OPT_WARMUP, OPT_TIMEOUT, OPT_SEED, OPT_NO_VERIFY, OPT_NO_EXACT, OPT_DEFINE, OPT_KERNEL_FILE,
+    OPT_DEFAULTS_FOR, OPT_CSV,
     OPT_NO_HEADER, OPT_BRIEF,
     OPT_HELP, OPT_VERSION
 };
@@ -34,6 +35,9 @@ static const struct opt_spec {
     {OPT_LIST, 0, "list-devices", NULL, "list the OpenCL platforms and devices, then exit"},
     {OPT_REPEAT, 0, "repeat", "R", "timed runs (default 20 on a GPU, 3 otherwise)"},
     {OPT_WARMUP, 0, "warmup", "W", "untimed runs before timing (default 3 on a GPU, 1 otherwise)"},
+    {OPT_TIMEOUT, 0, "timeout", "SECONDS", "a run's kernels must end within SECONDS, else exit 3;\n"
+                                           "0: none; default: 30 s + 2*M*N*K flops at 0.05 GFLOPS\n"
+                                           "(73 s at 1024^3; at 5 kFLOPS under Oclgrind)"},
     {OPT_SEED, 0, "seed", "S", "seed of the random matrices (default 20261122)"},
     {OPT_NO_VERIFY, 0, "no-verify", NULL, "skip the comparison with the double-precision reference"},
     {OPT_NO_EXACT, 0, "no-exact", NULL,
@@ -62,6 +66,7 @@ void gemm_options_defaults(gemm_options *opt)
     opt->alpha = 1.0;
     opt->beta = 0.0;
     opt->warmup = -1;
+    opt->timeout = -1.0;
     opt->seed = GEMM_DEFAULT_SEED;
     opt->verify = 1;
     opt->exact = 1;
@@ -125,6 +130,19 @@ static int parse_scalar(const char *label, const char *text, double *out, gemm_m
         return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "%s=%s does not fit in a float", label, text);
     if (range || (v != 0.0 && (float)v == 0.0f))
         return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "%s=%s is too small for a float (it would become 0)", label,
+                         text);
+    *out = v;
+    return 0;
+}
+
+/* Seconds: 0 (no limit) or more, at most a year */
+static int parse_seconds(const char *label, const char *text, double *out, gemm_msg *msg)
+{
+    char *end = NULL;
+    errno = 0;
+    const double v = strtod(text, &end);
+    if (leading_space(text) || end == text || *end != '\0' || errno == ERANGE || !(v >= 0.0 && v <= 31536000.0))
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT, "%s expects seconds from 0 (no limit) to 31536000, got '%s'", label,
                          text);
     *out = v;
     return 0;
@@ -293,6 +311,7 @@ static int apply_option(gemm_options *opt, enum opt_id id, const char *value, lo
     case OPT_LIST: opt->list_devices = 1; break;
     case OPT_REPEAT: rc = parse_count("--repeat", value, 1, 1000000, &opt->repeat, msg); break;
     case OPT_WARMUP: rc = parse_count("--warmup", value, 0, 1000000, &opt->warmup, msg); break;
+    case OPT_TIMEOUT: rc = parse_seconds("--timeout", value, &opt->timeout, msg); break;
     case OPT_SEED: rc = parse_seed(value, &opt->seed, msg); break;
     case OPT_NO_VERIFY: opt->verify = 0; break;
     case OPT_NO_EXACT: opt->exact = 0; break;
@@ -408,7 +427,9 @@ void gemm_options_usage(FILE *out, const char *program, const char *summary)
                  "  2  bad input: option, size or parameter refused before anything ran (also a\n"
                  "     run that would not fit in the memory or address space available)\n"
                  "  3  OpenCL or runtime error (no platform, build failure, the driver out of memory,\n"
-                 "     output that cannot be written)\n");
+                 "     output that cannot be written), a run that did not finish within --timeout,\n"
+                 "     or a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL) while a kernel ran: one line\n"
+                 "     names the kernel\n");
 }
 
 int gemm_options_main(gemm_options *opt, int argc, char *const argv[], const char *summary, gemm_help_fn more_help,

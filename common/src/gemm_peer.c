@@ -49,6 +49,9 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
     long sample = 0;
     char sample_why[256] = "";
     rc = peer->check ? peer->check(&opt, &msg) : 0;
+    if (!rc && opt.timeout >= 0.0) /* the watchdog times waits on an OpenCL queue (gemm_watchdog.h) */
+        rc = gemm_msgf(&msg, GEMM_EXIT_BAD_INPUT, "--timeout does not apply to %s, which makes no OpenCL run",
+                       peer->name);
     if (!rc)
         rc = gemm_check_scalars(k, opt.alpha, opt.beta, &msg);
     if (!rc) /* the peer's library is loaded already: only its runs remain to be counted */

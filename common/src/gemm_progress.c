@@ -6,6 +6,7 @@
 #include "gemm_progress.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,10 @@ static struct {
     char phase[128];
 } pg;
 
+/* For gemm_progress_abandon(), which a signal handler calls without the lock: the columns the
+ * line takes, and whether it may ever be drawn again. */
+static volatile sig_atomic_t shown_cols, abandoned;
+
 static double monotonic_seconds(void)
 {
     struct timespec ts;
@@ -63,11 +68,14 @@ static void erase_locked(void)
     fputc('\r', stderr);
     fflush(stderr);
     pg.shown = 0;
+    shown_cols = 0;
 }
 
 /* "kernel02_tiled: timed run 3 of 20 ... 12.4 s", over whatever was there before. */
 static void draw_locked(void)
 {
+    if (abandoned)
+        return;
     char line[LINE_CHARS];
     int n = snprintf(line, sizeof line, "%s: %s ... %.1f s", gemm_program_name(), pg.phase,
                      monotonic_seconds() - pg.start);
@@ -84,6 +92,7 @@ static void draw_locked(void)
     fflush(stderr);
     if (len > pg.shown)
         pg.shown = len;
+    shown_cols = (sig_atomic_t)pg.shown;
 }
 
 static void *redraw_loop(void *unused)
@@ -151,12 +160,19 @@ void gemm_progress_set(const char *fmt, ...)
     pthread_mutex_unlock(&lock);
 }
 
-void gemm_progress_run(int run, int warmup, int repeat)
+void gemm_progress_run_name(char *out, size_t len, int run, int warmup, int repeat)
 {
     if (run < warmup)
-        gemm_progress_set("warm-up run %d of %d", run + 1, warmup);
+        snprintf(out, len, "warm-up run %d of %d", run + 1, warmup);
     else
-        gemm_progress_set("timed run %d of %d", run - warmup + 1, repeat);
+        snprintf(out, len, "timed run %d of %d", run - warmup + 1, repeat);
+}
+
+void gemm_progress_run(int run, int warmup, int repeat)
+{
+    char name[64];
+    gemm_progress_run_name(name, sizeof name, run, warmup, repeat);
+    gemm_progress_set("%s", name);
 }
 
 void gemm_progress_stop(void)
@@ -173,4 +189,22 @@ void gemm_progress_stop(void)
     pthread_mutex_lock(&lock);
     erase_locked();
     pthread_mutex_unlock(&lock);
+}
+
+void gemm_progress_abandon(void)
+{
+    abandoned = 1;
+    /* write() alone: the redrawing thread may hold the lock and stderr's own, and never let go */
+    char blank[LINE_CHARS + 2];
+    size_t cols = (size_t)shown_cols, at = 0;
+    if (cols == 0)
+        return;
+    if (cols > LINE_CHARS - 1)
+        cols = LINE_CHARS - 1;
+    blank[at++] = '\r';
+    while (at <= cols)
+        blank[at++] = ' ';
+    blank[at++] = '\r';
+    ssize_t ignored = write(STDERR_FILENO, blank, at);
+    (void)ignored;
 }

@@ -6,6 +6,7 @@
 
 #include "gemm_progress.h"
 #include "gemm_run.h"
+#include "gemm_watchdog.h"
 
 /* [phases] */
 int gemm_step_main(const gemm_step *step, int argc, char **argv)
@@ -45,6 +46,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
     if (rc && rc != GEMM_EXIT_VERIFY_FAILED)
         gemm_error("%s", r.msg.text);
     gemm_run_release(&r);
+    gemm_watchdog_stop();
     return gemm_output_finish(rc);
 }
 /* [phases] */
@@ -61,9 +63,15 @@ const char *gemm_run_plan_buffer_name(const gemm_plan *plan, int b)
 void gemm_run_release(gemm_run *r)
 {
     /* A run that failed part-way may have left launches queued (a later one refused, or the
-     * arguments of one wrong): they must finish before their kernels and buffers go */
-    if (r->cl.queue)
+     * arguments of one wrong): they must finish before their kernels and buffers go, within the
+     * limit of a run (a queued kernel may never end) */
+    if (r->cl.queue) {
+        gemm_running_set("the work left on the device's queue");
+        gemm_msg ignored;
+        gemm_watchdog_arm(&ignored); /* without its thread, the wait is merely unwatched */
         clFinish(r->cl.queue);
+        gemm_watchdog_disarm();
+    }
     for (int i = 0; i < GEMM_MAX_LAUNCHES; i++) {
         if (r->kernel[i])
             clReleaseKernel(r->kernel[i]);

@@ -5,6 +5,7 @@
 #include "gemm_exact.h"
 #include "gemm_progress.h"
 #include "gemm_run.h"
+#include "gemm_watchdog.h"
 
 /* The exact run's plan is the step's plan for the same problem with the exact run's alpha and
  * beta: it must launch the same kernels on the same buffers, only the float arguments differ. */
@@ -25,21 +26,24 @@ static int same_launches(const gemm_plan *a, const gemm_plan *b)
     return 1;
 }
 
-/* A, B and the C that each run starts from, on the device (blocking writes) */
+/* A, B and the C that each run starts from, on the device (blocking writes, watched like the runs) */
 static int upload(gemm_run *r)
 {
     cl_mem dest[3] = {r->buf[GEMM_BUF_A].view, r->buf[GEMM_BUF_B].view, r->c_initial};
     const float *src[3] = {r->data.a, r->data.b, r->data.c0};
     const size_t elems[3] = {r->elems[GEMM_BUF_A], r->elems[GEMM_BUF_B], r->elems[GEMM_BUF_C]};
-    for (int i = 0; i < 3; i++) {
+    gemm_running_set("copying the exact check's A, B and C to the device");
+    int rc = gemm_watchdog_arm(&r->msg);
+    for (int i = 0; i < 3 && !rc; i++) {
         if (!dest[i]) /* no starting C when beta = 0: the run poisons C */
             continue;
         cl_int err = clEnqueueWriteBuffer(r->cl.queue, dest[i], CL_TRUE, 0, elems[i] * sizeof(float), src[i], 0, NULL,
                                           NULL);
         if (err != CL_SUCCESS)
-            return gemm_cl_fail(&r->msg, "clEnqueueWriteBuffer(exact check)", err);
+            rc = gemm_cl_fail(&r->msg, "clEnqueueWriteBuffer(exact check)", err);
     }
-    return 0;
+    gemm_watchdog_disarm();
+    return rc;
 }
 
 int run_exact(gemm_run *r)
@@ -64,13 +68,10 @@ int run_exact(gemm_run *r)
         rc = upload(r);
     double total, part_ms[GEMM_MAX_LAUNCHES];
     if (!rc)
-        rc = gemm_run_once(r, &prob, r->step->library ? &r->plan : &plan, 1, &total, part_ms);
-    cl_int err = CL_SUCCESS;
+        rc = gemm_run_once(r, &prob, r->step->library ? &r->plan : &plan, 1, "the exact check's run", &total, part_ms);
     if (!rc)
-        err = clEnqueueReadBuffer(r->cl.queue, r->buf[GEMM_BUF_C].view, CL_TRUE, 0, r->elems[GEMM_BUF_C] * sizeof(float),
-                                  r->result, 0, NULL, NULL);
-    if (!rc && err != CL_SUCCESS)
-        rc = gemm_cl_fail(&r->msg, "clEnqueueReadBuffer(C, exact check)", err);
+        rc = gemm_run_read(r, r->buf[GEMM_BUF_C].view, 0, r->elems[GEMM_BUF_C] * sizeof(float), r->result,
+                           "C of the exact check");
     if (!rc) {
         gemm_exact_expected(&r->data); /* C0 is on the device: the expected answer takes its place */
         gemm_exact_compare(r->result, r->data.c0, r->prob.m, r->prob.n, exact);

@@ -15,10 +15,15 @@ static void describe_guards(const gemm_device_info *dev, const gemm_buffer *c, c
     const size_t fence = gemm_device_fenced(dev);
     int w = snprintf(out, len, "at least %zu floats before and after each buffer (%zu around C), checked after the runs",
                      gemm_guard_elems(dev, 0), c->guard);
-    if (fence && w > 0 && (size_t)w < len)
-        snprintf(out + w, len - (size_t)w, "; beyond them %.0f %s of inaccessible pages (host memory: an access faults)",
-                 fence >= ((size_t)1 << 30) ? (double)fence / 1073741824.0 : (double)fence / 1024.0,
-                 fence >= ((size_t)1 << 30) ? "GiB" : "KiB");
+    if (!fence || w < 0 || (size_t)w >= len)
+        return;
+    if (fence >= GEMM_FENCE_BYTES)
+        snprintf(out + w, len - (size_t)w, "; beyond them %.0f GiB of inaccessible pages, as far as a 32-bit index "
+                 "reaches (host memory: an access there faults)", (double)fence / 1073741824.0);
+    else /* an address-space limit keeps them small: farther on lies memory of the process's own */
+        snprintf(out + w, len - (size_t)w, "; beyond them only %.0f KiB of inaccessible pages (%zu floats; an "
+                 "address-space limit is in force): an access there faults, one farther away may land in other "
+                 "memory and is not caught", (double)fence / 1024.0, fence / sizeof(float));
 }
 
 static const char *device_type_name(const gemm_device_info *d)

@@ -1,11 +1,14 @@
 /* 8. Timed runs: --warmup untimed runs, then --repeat timed ones, each from a fresh C; then C
  * read back. A run's time is the device time from the start of its first kernel to the end of
- * its last (OpenCL profiling events); each kernel's own time is kept too. */
+ * its last (OpenCL profiling events); each kernel's own time is kept too. Every wait on the device
+ * is watched: it ends within --timeout or the program does (gemm_watchdog.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "gemm_memory.h"
 #include "gemm_progress.h"
 #include "gemm_run.h"
+#include "gemm_watchdog.h"
 
 static int set_args(gemm_run *r, const gemm_launch *l, cl_kernel k, gemm_msg *msg)
 {
@@ -100,16 +103,67 @@ static int prepare_run(gemm_run *r, const gemm_problem *p, cl_event *last, gemm_
     return 0;
 }
 
-int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int prepare, double *total,
-                  double *part_ms)
+/* What the watchdog and the fault handler name while launch i of a run runs */
+static void name_launch(const gemm_step *step, const gemm_plan *plan, int i, const char *run)
+{
+    if (step->library)
+        gemm_running_set("the library call of %s in %s", step->name, run);
+    else
+        gemm_running_set("kernel '%s' (%s) in %s", plan->launch[i].kernel, plan->launch[i].label, run);
+}
+
+int gemm_run_read(gemm_run *r, cl_mem buf, size_t offset, size_t bytes, void *dst, const char *what)
+{
+    gemm_running_set("reading %s back", what);
+    int rc = gemm_watchdog_arm(&r->msg);
+    const cl_int err = rc ? CL_SUCCESS : clEnqueueReadBuffer(r->cl.queue, buf, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
+    gemm_watchdog_disarm();
+    if (!rc && err != CL_SUCCESS) {
+        char call[96];
+        snprintf(call, sizeof call, "clEnqueueReadBuffer(%s)", what);
+        rc = gemm_cl_fail(&r->msg, call, err);
+    }
+    return rc;
+}
+
+/* The limit of every wait from here on: --timeout, else the default for the problem's size; and
+ * the fault handler, which names the kernel of a crash on any device. */
+static void watch_runs(const gemm_run *r)
+{
+    const gemm_problem *p = &r->prob;
+    char why[192];
+    double limit = r->opt.timeout;
+    if (limit >= 0.0) {
+        snprintf(why, sizeof why, "--timeout %g", limit);
+    } else {
+        const int simulator = gemm_device_checks_accesses(&r->dev);
+        limit = gemm_timeout_default(p->m, p->n, p->k, simulator);
+        if (simulator)
+            snprintf(why, sizeof why, "the default for %ldx%ldx%ld under Oclgrind: %g s + 2*M*N*K flops at %g kFLOPS; "
+                     "--timeout SECONDS sets another", p->m, p->n, p->k, GEMM_TIMEOUT_FIXED_S,
+                     GEMM_TIMEOUT_GFLOPS * 1e6 / GEMM_TIMEOUT_SIMULATOR_SLOWDOWN);
+        else
+            snprintf(why, sizeof why, "the default for %ldx%ldx%ld: %g s + 2*M*N*K flops at %g GFLOPS; --timeout "
+                     "SECONDS sets another", p->m, p->n, p->k, GEMM_TIMEOUT_FIXED_S, GEMM_TIMEOUT_GFLOPS);
+    }
+    gemm_watchdog_set_limit(limit, why);
+    gemm_fault_install();
+}
+
+int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int prepare, const char *run,
+                  double *total, double *part_ms)
 {
     const gemm_step *step = r->step;
     gemm_msg *msg = &r->msg;
     cl_event prep = NULL, ev[GEMM_MAX_LAUNCHES] = {NULL};
     int n = step->library ? 1 : plan->nlaunches;
+    name_launch(step, plan, 0, run);
+    int rc = gemm_watchdog_arm(msg);
     /* A library call is timed from the end of the preparation, so it always gets one. */
-    int rc = prepare || step->library ? prepare_run(r, p, &prep, msg) : 0;
+    if (!rc && (prepare || step->library))
+        rc = prepare_run(r, p, &prep, msg);
     for (int i = 0; i < n && !rc; i++) {
+        name_launch(step, plan, i, run); /* the last one enqueued is the one waited on */
         if (step->library) {
             rc = step->library(p, r->cl.queue, r->buf[GEMM_BUF_A].view, r->buf[GEMM_BUF_B].view,
                                r->buf[GEMM_BUF_C].view, &ev[0], msg);
@@ -151,6 +205,7 @@ int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int
         if (err != CL_SUCCESS)
             rc = gemm_cl_fail(msg, "clFinish (a kernel failed while running)", err);
     }
+    gemm_watchdog_disarm();
     cl_ulong start = 0, end = 0;
     if (!rc && step->library) /* the library's first kernel is not ours to see: start where C was restored */
         rc = gemm_event_time(prep, CL_PROFILING_COMMAND_END, &start, msg);
@@ -186,10 +241,13 @@ int run_timed(gemm_run *r)
     r->result = malloc(r->elems[GEMM_BUF_C] * sizeof(float));
     if (!r->times || !r->result || !parts_ok)
         return gemm_msgf(&r->msg, GEMM_EXIT_RUNTIME, "out of host memory");
+    watch_runs(r);
     for (int run = 0; run < r->warmup + r->repeat; run++) {
         double total = 0, part_ms[GEMM_MAX_LAUNCHES] = {0};
+        char name[64];
         gemm_progress_run(run, r->warmup, r->repeat);
-        int rc = gemm_run_once(r, &r->prob, &r->plan, run > 0, &total, part_ms);
+        gemm_progress_run_name(name, sizeof name, run, r->warmup, r->repeat);
+        int rc = gemm_run_once(r, &r->prob, &r->plan, run > 0, name, &total, part_ms);
         if (rc)
             return rc;
         if (run >= r->warmup) {
@@ -199,7 +257,5 @@ int run_timed(gemm_run *r)
         }
     }
     gemm_progress_set("reading C back and checking it");
-    cl_int err = clEnqueueReadBuffer(r->cl.queue, r->buf[GEMM_BUF_C].view, CL_TRUE, 0,
-                                     r->elems[GEMM_BUF_C] * sizeof(float), r->result, 0, NULL, NULL);
-    return err == CL_SUCCESS ? 0 : gemm_cl_fail(&r->msg, "clEnqueueReadBuffer(C)", err);
+    return gemm_run_read(r, r->buf[GEMM_BUF_C].view, 0, r->elems[GEMM_BUF_C] * sizeof(float), r->result, "C");
 }

@@ -19,10 +19,9 @@ static int check_input_unchanged(gemm_run *r, gemm_buffer_id b, const char *name
     int rc = 0;
     for (size_t start = 0; start < n && !rc; start += CHUNK) {
         const size_t len = n - start < CHUNK ? n - start : CHUNK;
-        cl_int err = clEnqueueReadBuffer(r->cl.queue, r->buf[b].view, CL_TRUE, start * sizeof(float),
-                                         len * sizeof(float), got, 0, NULL, NULL);
-        if (err != CL_SUCCESS) {
-            rc = gemm_cl_fail(msg, "clEnqueueReadBuffer(input)", err);
+        rc = gemm_run_read(r, r->buf[b].view, start * sizeof(float), len * sizeof(float), got, name);
+        if (rc) {
+            *msg = r->msg;
             break;
         }
         for (size_t i = 0; i < len; i++)

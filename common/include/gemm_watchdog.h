@@ -1,0 +1,90 @@
+/**
+ * @file gemm_watchdog.h
+ * @brief What the program waits on now, and a limit on how long it may wait.
+ *
+ * A kernel that never ends (an endless loop, a barrier some work-items never reach) would make
+ * clFinish() wait forever. The runner therefore arms a watchdog before every wait on the device
+ * (each warm-up, timed and exact run, each blocking read back) and disarms it after: a wait that
+ * outlasts the limit (`--timeout`, else gemm_timeout_default()) ends the program with one line
+ * naming what it waited on and the limit, and exit code 3 (#GEMM_EXIT_RUNTIME). The line comes from
+ * a thread of the watchdog's own; _exit() then ends every thread of the process, the driver's too.
+ *
+ * The same record of what runs names the kernel in the line of the fault handler (gemm_memory.h),
+ * which reads it from a signal handler: gemm_running_now() is async-signal-safe.
+ */
+#ifndef GEMM_WATCHDOG_H
+#define GEMM_WATCHDOG_H
+
+#include "gemm_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @name The default limit of one run: fixed seconds plus its flops at a deliberately slow rate
+ * The naive kernel, the slowest step, runs at 1.2 to 3.5 GFLOPS on PoCL on 2 cores (1024^3,
+ * 8x8x4000000, 8192x8192x32, 1000x1001x999), and Oclgrind with its checkers at 0.1 to 0.2 MFLOPS:
+ * the rates below are over 20 times slower, and the fixed part covers the driver's compilation at a
+ * kernel's first launch.
+ * @{
+ */
+/** @brief Seconds every run is allowed on top of its flops (the driver compiling at its first launch). */
+#define GEMM_TIMEOUT_FIXED_S 30.0
+/** @brief The rate at which a run's 2*M*N*K flops must be done, in GFLOPS. */
+#define GEMM_TIMEOUT_GFLOPS 0.05
+/** @brief How much slower the rate is under a simulator that checks every access (Oclgrind). */
+#define GEMM_TIMEOUT_SIMULATOR_SLOWDOWN 10000.0
+/** @} */
+
+/**
+ * @brief The default limit of one run of an @p m x @p n x @p k problem, in seconds:
+ * #GEMM_TIMEOUT_FIXED_S + 2*m*n*k flops at #GEMM_TIMEOUT_GFLOPS (that rate divided by
+ * #GEMM_TIMEOUT_SIMULATOR_SLOWDOWN where @p simulator is nonzero).
+ */
+double gemm_timeout_default(long m, long n, long k, int simulator);
+
+/**
+ * @brief Sets the limit of every wait armed from now on: @p seconds (0: none), and @p why, a few
+ * words on where it comes from for the line (e.g. "--timeout 2"); @p why is copied.
+ */
+void gemm_watchdog_set_limit(double seconds, const char *why);
+
+/**
+ * @brief Names what the program waits on from now on (printf-formatted, e.g. "kernel 'sgemm'
+ * (sgemm)"), for the watchdog's line and the fault handler's; NULL: nothing.
+ */
+void gemm_running_set(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/** @brief What gemm_running_set() named last, or NULL; async-signal-safe. */
+const char *gemm_running_now(void);
+
+/**
+ * @brief Starts the clock of one wait (nothing if the limit is 0): unless gemm_watchdog_disarm()
+ * comes first, the program ends at the limit with one line and exit code 3.
+ * @return 0, or #GEMM_EXIT_RUNTIME with @p msg filled if the watchdog's thread cannot start.
+ */
+int gemm_watchdog_arm(gemm_msg *msg);
+
+/** @brief Stops the clock and forgets what runs (gemm_running_set(NULL)). */
+void gemm_watchdog_disarm(void);
+
+/** @brief Ends the watchdog's thread (before the program returns); safe in any state. */
+void gemm_watchdog_stop(void);
+
+/**
+ * @brief 1 for the first caller only, of all the threads and signal handlers that would end the
+ * program with a line of their own (the watchdog, the fault handler), so that one line is printed;
+ * async-signal-safe. A caller that gets 0 waits for the _exit() that is coming.
+ */
+int gemm_fatal_claim(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GEMM_WATCHDOG_H */
