@@ -63,7 +63,7 @@ extern "C" {
     {"STAGES", 2, 8, "local tiles of A^T and of B in the ring: the copies of the next STAGES-1 tiles run while one is used"}
 /** @brief COPY: how step 10 copies a tile from global to local memory. */
 #define GEMM_PARAM_COPY \
-    {"COPY", 0, 2, "how tiles are copied to local memory: 0 async_work_group_copy (any device), 1 cp.async (NVIDIA, compute capability 8.0+), 2 cp.async where the device has it, else 0"}
+    {"COPY", 0, 3, "how tiles are copied to local memory: 0 async_work_group_copy (any device), 1 cp.async (NVIDIA, compute capability 8.0+), 2 cp.async where the device has it, else 0; 3 for testing only: 0 with copies that complete as late as allowed (NaN until the wait)"}
 /** @} */
 
 /**

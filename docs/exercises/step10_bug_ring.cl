@@ -97,7 +97,11 @@
 //             cp.async (inline PTX), one commit group per tile, and waits with cp.async.wait_group
 //             (NVIDIA GPUs of compute capability 8.0 or higher only: the host refuses it elsewhere).
 //             The host's COPY = 2 (its NVIDIA default) never reaches this file: it builds it with
-//             1 where the GPU has cp.async and 0 elsewhere.
+//             1 where the GPU has cp.async and 0 elsewhere. 3, for the tests only (never a
+//             default): 0 with copies that complete as late as allowed, their buffer NaN from the
+//             start of a copy to its wait (see lateTiles below): a wait left out or on the wrong
+//             event then gives wrong numbers on any device, a copy started too early a data race
+//             that Oclgrind reports.
 // Constraints M a multiple of TSM, N of TSN, K of TSK (true of the padded sizes by construction);
 //             0 <= splitRows <= M/TSM; SLICES >= 1 (a slice left without a tile, when
 //             SLICES > K/TSK, writes zeros); (M + (SLICES-1)*splitRows*TSM)*N < 2^31 (C and the copies, indexed
@@ -295,10 +299,55 @@ inline void copyVector(__local floatX *dst, const __global floatX *src)
 }
 #endif
 
+#if COPY == 3
+// COPY = 3, for the tests only: the sgemm's COPY = 0 code, its events and waits included, with copies
+// that complete as late as OpenCL allows, their buffer undefined until then: event_t stands for a
+// record of the copy (lateTiles), and wait_group_events() for waitLate(). Starting a tile's copy fills
+// this work-item's share of the buffer with NaN at once; the tile arrives only at the wait on its
+// event, each work-item copying its own share there (the vectors COPY = 1 gives it: the barrier after
+// the wait shares them, as with cp.async). A tile never waited for, or a wait on another buffer's
+// event, then leaves NaN in C on any device, PoCL included, where with COPY = 0 they verify (PoCL's
+// copies complete inside the call). A copy started before the barrier that frees its buffer writes
+// NaN into a tile other work-items still read: a data race that Oclgrind reports, and wrong numbers
+// where work-items interleave (not on PoCL, which ends each pass of a loop holding a barrier with a
+// barrier of its own). As in OpenCL, an event no copy returned must not be waited for.
+typedef struct {
+    const __global floatX *A, *B;                          // the tile's first row in A^T, in B; 0 once arrived
+    int rowA, rowB;                                        // a row of A^T, of B, in vectors
+    __local floatX (*Asub)[TSM/WIDTH], (*Bsub)[TSN/WIDTH]; // the buffer of the ring it goes to
+} lateTiles;
+#define event_t lateTiles
+#undef wait_group_events  // (some implementations, PoCL's among them, define the built-in's name as a macro)
+#define wait_group_events waitLate
+
+// This work-item's share of a tile's copy: NaN when the copy starts, the tile when it is waited for
+void lateShare(const lateTiles *c, const int arrived)
+{
+    const int tid = get_local_id(1)*RTSN + get_local_id(0);
+    for (int l = 0; l < LPTA; l++) {
+        const int i = tid + l*THREADS, k = i / (TSM/WIDTH), m = i % (TSM/WIDTH);
+        c->Asub[k][m] = arrived ? c->A[k*c->rowA + m] : (floatX)NAN;
+    }
+    for (int l = 0; l < LPTB; l++) {
+        const int i = tid + l*THREADS, k = i / (TSN/WIDTH), n = i % (TSN/WIDTH);
+        c->Bsub[k][n] = arrived ? c->B[k*c->rowB + n] : (floatX)NAN;
+    }
+}
+
+void waitLate(const int num, lateTiles *events)
+{
+    for (int e = 0; e < num; e++)
+        if (events[e].A) {
+            lateShare(&events[e], 1);
+            events[e].A = 0;
+        }
+}
+#endif
+
 // Start copying tile t of A^T and of B into one buffer of the ring, without waiting for it.
 // COPY = 1: this work-item's share, vector by vector, neighbouring work-items taking neighbouring
 // vectors of a row (coalesced). COPY = 0: the whole work-group copies the tile row by row, the
-// copies attached to one event, *copied.
+// copies attached to one event, *copied. COPY = 3: the copy recorded in *copied, its buffer NaN.
 void copyTiles(const int t, const int tid, const int M, const int N,
                const __global floatX* AT, const __global floatX* B,
                __local floatX Asub[TSK][TSM/WIDTH], __local floatX Bsub[TSK][TSN/WIDTH], event_t *copied)
@@ -314,6 +363,11 @@ void copyTiles(const int t, const int tid, const int M, const int N,
         const int i = tid + l*THREADS, k = i / (TSN/WIDTH), n = i % (TSN/WIDTH);
         copyVector(&Bsub[k][n], &B[(t*TSK + k)*(N/WIDTH) + get_group_id(0)*(TSN/WIDTH) + n]);
     }
+#elif COPY == 3
+    const lateTiles tile = {&AT[t*TSK*(M/WIDTH)], &B[t*TSK*(N/WIDTH) + get_group_id(0)*(TSN/WIDTH)], M/WIDTH, N/WIDTH,
+                            Asub, Bsub};
+    *copied = tile;
+    lateShare(copied, 0);
 #else
     event_t tile = 0;
     for (int k = 0; k < TSK; k++)

@@ -737,7 +737,8 @@ class AsyncCopy(SplitK):
     (async_copy.cl): tile t of the work-group's walk along K in buffer t%STAGES, the copies of tiles
     t+1 .. t+STAGES-1 in flight while it is used. COPY says how a tile is copied (0:
     async_work_group_copy, 1: NVIDIA's cp.async, 2: the host chooses 1 where the device has it,
-    else 0); the geometry is the same either way."""
+    else 0; 3, for the tests only: 0 with copies that complete as late as allowed); the geometry is
+    the same either way."""
     name = "kernel10_async_copy"
     staging = "copy"
 

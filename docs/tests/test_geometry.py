@@ -316,8 +316,9 @@ class Geometry(unittest.TestCase):
         """The tracer's model of barriers and asynchronous copies finds the races that PoCL hides (its
         work-items run one after another between barriers): exercise 7.1's single buffer, and step 10
         with its barrier after the next copy is started (a copy into the buffer others still read),
-        without its wait for a tile, and with cp.async told to wait for one tile too few; the steps'
-        own kernels have none (check_trace)."""
+        without its wait for a tile (every tile's, or tile 0's), waiting on the next buffer's event,
+        and with cp.async told to wait for one tile too few; the steps' own kernels have none
+        (check_trace)."""
         cases = []
         s7 = next((s for s in self.steps if s.name == "kernel07_double_buffering"), None)
         if s7:
@@ -341,6 +342,11 @@ class Geometry(unittest.TestCase):
                 cases.append((f"step 10, COPY={copy}, the barrier after the next copy starts", s10, P, late_barrier))
             P = dict(self.defaults[s10.name]["gpu"], **SPLIT_SMALL, STAGES=3, SLICES=1)
             cases.append(("step 10, COPY=0, no wait", s10, dict(P, COPY=0), source.replace(wait0, "")))
+            # (tests/CMakeLists.txt runs these two, and the late barrier, with COPY=3: fails.step10_ring_*)
+            cases.append(("step 10, COPY=0, no wait for tile 0", s10, dict(P, COPY=0),
+                          source.replace(wait0, wait0.replace("wait_group", "if (t > 0) wait_group"))))
+            cases.append(("step 10, COPY=0, a wait on the next buffer's event", s10, dict(P, COPY=0),
+                          source.replace(wait0, wait0.replace("[buf]", "[(buf + 1) % STAGES]"))))
             cases.append(("step 10, COPY=1, waiting for one group too few", s10, dict(P, COPY=1),
                           source.replace(wait1, '"n"(STAGES - 1)')))
         if not cases:
