@@ -209,9 +209,9 @@ def key(sections, tests):
            "The answers to \\ref exercises \"the exercises\", made from that page when the site is built:",
            "for each exercise, the expected outcome that \\ref exercises_handout \"the handout\" gives, the",
            "outcome in full where the handout's would give the answer away, the solution, and the tests",
-           "that check them. The tests run in the build directory (`ctest -L exercises` runs them all; the",
-           "line under each exercise runs its own); each one that runs a command of the page runs it exactly",
-           "as the page shows it. Where a find-the-bug kernel is a step's kernel with one line changed,",
+           "that check them. The tests run in the build directory: the line under each exercise runs its",
+           "own, and `ctest -L exercises` those labelled exercises. Each test of a command of the page runs",
+           "it exactly as the page shows it. Where a find-the-bug kernel is a step's kernel with one line changed,",
            "`diff` against the step's kernel file finds that line: ask the class for what the runs show",
            "and why, not for the line alone.", ""]
     for s in sections:
