@@ -12,9 +12,11 @@ cp "$source"/docs/results/*.csv "$scratch/results/"
   --odd-sizes none --exclude cublas --repeat 1 --warmup 0 >/dev/null
 "$python" "$source/docs/render.py" --source "$source" --results "$scratch/results" --out "$scratch/gen" \
   --gnuplot "$gnuplot"
-# the figures quoted in sentences from this render too (the build's own gen/ may be mid-rebuild by
-# docs.build, running beside this test)
-{ sed "s|^@INCLUDE *=.*/prose_figures\.doxy\$|@INCLUDE = $scratch/gen/prose_figures.doxy|" "$doxyfile"
+# everything generated from this render too: the figures quoted in sentences, the pages made from
+# the exercises (the build's own gen/ may be mid-rebuild by docs.build, running beside this test)
+gen=$(sed -n 's|^@INCLUDE *= *\(.*\)/prose_figures\.doxy$|\1|p' "$doxyfile")
+[ -n "$gen" ] || { echo "$doxyfile: no @INCLUDE of prose_figures.doxy" >&2; exit 1; }
+{ sed "s|$gen|$scratch/gen|g" "$doxyfile"
   echo "EXAMPLE_PATH = $source $scratch/gen"; echo "IMAGE_PATH = $scratch/gen";
   echo "OUTPUT_DIRECTORY = $scratch/site"; } | "$doxygen" -
 "$python" "$source/docs/render.py" --source "$source" --results "$scratch/results" --out "$scratch/gen" \

@@ -9,26 +9,16 @@ follow it while a `do` waits for its `done` or a line ends in a backslash; comme
 lines between commands are not commands.
 """
 import os
-import re
 import sys
+
+# the same reading of the page as the site generator's, which lists each exercise's commands
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs"))
+from sitegen.exercises import page_commands as commands_of  # noqa: E402
 
 
 def page_commands(path):
-    commands, current, in_block = [], [], False
     with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.rstrip("\n").rstrip()
-            if line.startswith("```"):
-                in_block = line == "```sh" and not in_block
-                continue
-            if not in_block or (not current and (not line.strip() or line.lstrip().startswith("#"))):
-                continue
-            current.append(line)
-            words = re.findall(r"[\w-]+", "\n".join(current))
-            if words.count("do") <= words.count("done") and not line.endswith("\\"):
-                commands.append("\n".join(current))
-                current = []
-    return commands
+        return commands_of(f.read().split("\n"))
 
 
 def main():

@@ -1,14 +1,14 @@
-// Exercise 1.1 - find the bug. This kernel is step 1 (kernel01_naive/naive.cl) with one
-// character changed. It passes verification on square matrices and fails on others:
+// Exercise 1.1 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
+// those of kernel01_naive/naive.cl. The page's commands:
 //   build/kernel01_naive/kernel01_naive --kernel-file docs/exercises/step01_bug_index.cl --size 64
 //   build/kernel01_naive/kernel01_naive --kernel-file docs/exercises/step01_bug_index.cl -m 64 -n 48 -k 80
-// Launch and arguments: as kernel01_naive/naive.cl.
 
-__kernel void sgemm(const int M, const int N, const int K,
-                    const float alpha, const float beta,
-                    const __global float* A,
-                    const __global float* B,
-                    __global float* C)
+__kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
+void sgemm(const int M, const int N, const int K,
+           const float alpha, const float beta,
+           const __global float* A,
+           const __global float* B,
+           __global float* C)
 {
     const int col = get_global_id(0);
     const int row = get_global_id(1);

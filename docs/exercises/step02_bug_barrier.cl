@@ -1,14 +1,14 @@
-// Exercise 2.1 - find the bug. This kernel is step 2 (kernel02_tiled/tiled.cl) with one line
-// removed. Launch and arguments: as kernel02_tiled/tiled.cl. Run it on PoCL, then under
-// Oclgrind's race detector:
+// Exercise 2.1 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
+// those of kernel02_tiled/tiled.cl. The page's commands:
 //   build/kernel02_tiled/kernel02_tiled --kernel-file docs/exercises/step02_bug_barrier.cl --size 64
 //   tests/oclgrind_check.sh --data-races build/kernel02_tiled/kernel02_tiled --kernel-file docs/exercises/step02_bug_barrier.cl --size 32 -D TS=16 --repeat 1 --warmup 0
 
-__kernel void sgemm(const int M, const int N, const int K,
-                    const float alpha, const float beta,
-                    const __global float* A,
-                    const __global float* B,
-                    __global float* C)
+__kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
+void sgemm(const int M, const int N, const int K,
+           const float alpha, const float beta,
+           const __global float* A,
+           const __global float* B,
+           __global float* C)
 {
     const int localCol = get_local_id(0);
     const int localRow = get_local_id(1);
@@ -20,6 +20,7 @@ __kernel void sgemm(const int M, const int N, const int K,
 
     float acc = 0.0f;
     for (int t = 0; t < K/TS; t++) {
+
         Asub[localRow][localCol] = A[row*K + t*TS + localCol];
         Bsub[localRow][localCol] = B[(t*TS + localRow)*N + col];
 
@@ -27,6 +28,7 @@ __kernel void sgemm(const int M, const int N, const int K,
 
         for (int k = 0; k < TS; k++)
             acc += Asub[localRow][k] * Bsub[k][localCol];
+
     }
 
     const int idx = row*N + col;

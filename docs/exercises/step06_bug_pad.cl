@@ -1,7 +1,8 @@
-// Exercise 6.1 - find the bug: step 6's kernels with the pad kernel changed.
+// Exercise 6.1 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
+// those of kernel06_padding/padding.cl. The page's commands:
 //   build/kernel06_padding/kernel06_padding --kernel-file docs/exercises/step06_bug_pad.cl -m 128 -n 128 -k 128
+//   build/kernel06_padding/kernel06_padding --kernel-file docs/exercises/step06_bug_pad.cl -m 100 -n 64 -k 64 -D TSN=64 -D TSK=16
 //   build/kernel06_padding/kernel06_padding --kernel-file docs/exercises/step06_bug_pad.cl -m 100 -n 50 -k 77
-// Launch, parameters and constraints: those of kernel06_padding/padding.cl.
 
 #if WIDTH == 1
     typedef float floatX;
@@ -21,7 +22,6 @@
     #define vloadX vload8
 #endif
 
-// Work-items per work-group of sgemm: RTSN along N times RTSM along M
 #define RTSM ((TSM)/(WPTM))
 #define RTSN ((TSN)/(WPTN))
 #define THREADS (RTSM*RTSN)
@@ -32,21 +32,17 @@ void transpose(const int rows, const int cols,
                const __global float* in,
                __global float* out)
 {
-    const int tx = get_local_id(0);  // 0..TRANSPOSE_TILE-1
-    const int ty = get_local_id(1);  // 0..TRANSPOSE_TILE-1
+    const int tx = get_local_id(0);
+    const int ty = get_local_id(1);
 
-    // Read a tile along the rows of `in` (coalesced), with zeros beyond its edges ...
     __local float tile[TRANSPOSE_TILE][TRANSPOSE_TILE + TRANSPOSE_PAD];
     const int inCol = get_group_id(0)*TRANSPOSE_TILE + tx;
     const int inRow = get_group_id(1)*TRANSPOSE_TILE + ty;
     tile[ty][tx] = (inRow < rows && inCol < cols) ? in[inRow*cols + inCol] : 0.0f;
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // ... and write it along the rows of `out` (coalesced too): the transposition happens in
-    // local memory, where reading a column, tile[tx][ty], is cheap. Without TRANSPOSE_PAD the
-    // floats of a column are TRANSPOSE_TILE apart and may all sit in the same memory bank.
-    const int outCol = get_group_id(1)*TRANSPOSE_TILE + tx;  // a row of `in`
-    const int outRow = get_group_id(0)*TRANSPOSE_TILE + ty;  // a column of `in`
+    const int outCol = get_group_id(1)*TRANSPOSE_TILE + tx;
+    const int outRow = get_group_id(0)*TRANSPOSE_TILE + ty;
     if (outRow < paddedCols && outCol < paddedRows)
         out[outRow*paddedRows + outCol] = tile[tx][ty];
 }
@@ -57,12 +53,10 @@ void pad(const int rows, const int cols,
          const __global float* in,
          __global floatX* out)
 {
-    const int vcol = get_global_id(0);  // vector column of out: 0..paddedCols/WIDTH-1, and beyond
-    const int row = get_global_id(1);   // 0..paddedRows-1, and beyond it in the last work-groups
+    const int vcol = get_global_id(0);
+    const int row = get_global_id(1);
     if (row >= rows || vcol*WIDTH >= cols)
         return;
-    // A row of `in` may start anywhere (cols is any number), so it is read float by float;
-    // out's rows are multiples of WIDTH long, so each work-item writes one aligned vector.
     float value[WIDTH];
     #pragma unroll
     for (int i = 0; i < WIDTH; i++) {
@@ -78,11 +72,10 @@ void unpad(const int rows, const int cols, const int paddedCols,
            const __global floatX* in,
            __global float* out)
 {
-    const int vcol = get_global_id(0);  // vector column of in: 0..ceil(cols/WIDTH)-1, and beyond
-    const int row = get_global_id(1);   // 0..rows-1, and beyond it in the last work-groups
+    const int vcol = get_global_id(0);
+    const int row = get_global_id(1);
     if (row >= rows || vcol*WIDTH >= cols)
         return;
-    // The mirror image of pad: one aligned vector read from in, floats written to out one by one.
     float value[WIDTH];
     vstoreX(in[row*(paddedCols/WIDTH) + vcol], 0, value);
     #pragma unroll
@@ -102,20 +95,13 @@ void sgemm(const int M, const int N, const int K,
            const __global floatX* B,
            __global floatX* C)
 {
-    const int localCol = get_local_id(0);                    // 0..RTSN-1
-    const int localRow = get_local_id(1);                    // 0..RTSM-1
-    const int tid = localRow*RTSN + localCol;                // work-item within the group: 0..THREADS-1
+    const int localCol = get_local_id(0);
+    const int localRow = get_local_id(1);
+    const int tid = localRow*RTSN + localCol;
 
-    // One tile of A^T (TSK x TSM) and one of B (TSK x TSN), shared by the whole work-group,
-    // stored as vectors
     __local floatX Asub[TSK][TSM/WIDTH];
     __local floatX Bsub[TSK][TSN/WIDTH];
 
-    // This work-item's WPTM x WPTN block of C, in registers. Its rows and vector columns are
-    // spread over the tile, RTSM rows (of WIDTH-vectors) and RTSN vectors apart, so that
-    // neighbouring work-items read neighbouring vectors of the tiles and of C.
-    //   acc[wm][wn] is row (localRow + (wm/WIDTH)*RTSM)*WIDTH + wm%WIDTH of the tile,
-    //   vector column localCol + wn*RTSN.
     floatX acc[WPTM][WPTN/WIDTH];
     #pragma unroll
     for (int wm = 0; wm < WPTM; wm++)
@@ -123,12 +109,8 @@ void sgemm(const int M, const int N, const int K,
         for (int wn = 0; wn < WPTN/WIDTH; wn++)
             acc[wm][wn] = 0.0f;
 
-    // Walk along K one tile at a time
     for (int t = 0; t < K/TSK; t++) {
 
-        // The work-group loads both tiles vector by vector, neighbouring work-items taking
-        // neighbouring vectors of a row (coalesced). The tiles need not have as many vectors as
-        // the group has work-items, so each work-item loads every THREADS-th vector.
         for (int i = tid; i < TSK*(TSM/WIDTH); i += THREADS) {
             const int k = i / (TSM/WIDTH), m = i % (TSM/WIDTH);
             Asub[k][m] = AT[(t*TSK + k)*(M/WIDTH) + get_group_id(1)*(TSM/WIDTH) + m];
@@ -138,12 +120,8 @@ void sgemm(const int M, const int N, const int K,
             Bsub[k][n] = B[(t*TSK + k)*(N/WIDTH) + get_group_id(0)*(TSN/WIDTH) + n];
         }
 
-        // Wait until the whole work-group has loaded its tiles
         barrier(CLK_LOCAL_MEM_FENCE);
 
-        // Partial dot products: for each k, copy the WPTM values of A and WPTN/WIDTH vectors of B
-        // this work-item needs into registers, then do all WPTM x WPTN multiply-adds from there.
-        // The loops are unrolled so that the arrays are indexed by constants and stay in registers.
         for (int k = 0; k < TSK; k++) {
             float Areg[WPTM];
             #pragma unroll
@@ -160,17 +138,15 @@ void sgemm(const int M, const int N, const int K,
                     acc[wm][wn] += Areg[wm] * Breg[wn];
         }
 
-        // Wait until everyone is done with the tiles before the next loads overwrite them
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    // Store the block
     #pragma unroll
     for (int wm = 0; wm < WPTM; wm++) {
-        const int row = get_group_id(1)*TSM + (localRow + (wm/WIDTH)*RTSM)*WIDTH + wm%WIDTH;  // 0..M-1
+        const int row = get_group_id(1)*TSM + (localRow + (wm/WIDTH)*RTSM)*WIDTH + wm%WIDTH;
         #pragma unroll
         for (int wn = 0; wn < WPTN/WIDTH; wn++) {
-            const int col = get_group_id(0)*(TSN/WIDTH) + localCol + wn*RTSN;  // 0..N/WIDTH-1
+            const int col = get_group_id(0)*(TSN/WIDTH) + localCol + wn*RTSN;
             const int idx = row*(N/WIDTH) + col;
             C[idx] = (beta == 0.0f) ? alpha*acc[wm][wn] : alpha*acc[wm][wn] + beta*C[idx];
         }

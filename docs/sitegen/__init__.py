@@ -15,6 +15,7 @@ calls and a docstring naming the files it writes:
   arithmetic.py     the arithmetic of each step with each device's parameters; compiler reports
   tuning_tables.py  the tables drawn from the tuning records
   plots.py          the SVG plots of the results (gnuplot)
+  exercises.py      the exercises' handout and teacher's key, two pages made from docs/exercises.md
 The formulas of every step are its descriptor in stepdefs.py.
 
 Exit status: 0, or 2 with one line "render.py: error: ..." when an input is malformed (a CSV

@@ -10,7 +10,9 @@ the defects Doxygen does not warn about:
     paragraphs of a snippet: within one paragraph, list item or table cell of the text;
   - a Doxygen command shown as text (\\includedoc, \\ref, @section ...): Doxygen stops reading
     commands after some mistakes, e.g. a \\ref whose quoted text runs onto the next line, and
-    prints the rest of the page as it is written, without a warning.
+    prints the rest of the page as it is written, without a warning;
+  - a page of the built site that the README names (docs/html/NAME.html) and the site lacks, under
+    either of the names Doxygen versions give it (md_docs_NAME.html in 1.9.4, NAME.html later).
 Each defect is one line on stderr, naming the page; exit 1 if there is any.
 """
 import glob
@@ -153,11 +155,26 @@ def check_site(sources, html_dir):
     return problems
 
 
+def missing_pages(readme, html_dir):
+    """The pages of the site (docs/html/NAME.html) that the README names and html_dir lacks."""
+    if not os.path.isfile(readme):
+        return []
+    with open(readme, encoding="utf-8") as f:
+        names = sorted(set(re.findall(r"docs/html/([\w.-]+\.html)", f.read())))
+    out = []
+    for name in names:
+        other = name[len("md_docs_"):] if name.startswith("md_docs_") else "md_docs_" + name
+        if not any(os.path.isfile(os.path.join(html_dir, n)) for n in (name, other)):
+            out.append(f"README.md names docs/html/{name}, which the site does not have (nor {other})")
+    return out
+
+
 def check_html(gen_dir, html_dir, docs_dir):
     """Every check; returns the exit status."""
     problems = [f"plot generated but shown on no page: {os.path.basename(p)}"
                 for p in sorted(glob.glob(os.path.join(gen_dir, "*.svg")))
                 if not os.path.isfile(os.path.join(html_dir, os.path.basename(p)))]
+    problems += missing_pages(os.path.join(docs_dir, "..", "README.md"), html_dir)
     sources = sorted(glob.glob(os.path.join(docs_dir, "*.md")) + glob.glob(os.path.join(gen_dir, "*.md")))
     problems += check_site(sources, html_dir)
     for p in problems:

@@ -1,0 +1,438 @@
+"""The two pages made from the exercise page, docs/exercises.md, so that neither can drift from it:
+  - docs/exercises_handout.md: the handout, every exercise with its goal, its procedure and its
+    expected outcome (what to observe and report), without the answers, to print and give to a
+    class (docs/extra.css has its print rules);
+  - docs/exercises_key.md: the teacher's key, for every exercise the expected outcome, the answer
+    (the outcome in full and the solution) and the CTest tests that check it.
+Both are written under OUT/docs/, so that Doxygen (STRIP_FROM_PATH) names their HTML files as it
+names the pages of docs/: md_docs_exercises_handout.html (Doxygen 1.9.4), exercises_handout.html
+(later versions).
+
+What the page must look like (InputError where it does not): every exercise is a \\subsection
+exercises_N_M of a \\section exercises_stepN; its text holds a paragraph starting
+"**Expected outcome.**", after which the procedure ends; the answer, where there is one, is the
+fold that follows it,
+    \\htmlonly[block]<details class="solution"><summary>Answer (click to show)</summary>\\endhtmlonly
+    **Outcome.** what a run shows that would answer the exercise's question (optional)
+    **Solution.** the rest (optional; one of the two at least)
+    \\htmlonly[block]</details>\\endhtmlonly
+The handout leaves out the folds, and refuses (InputError) to hold any sentence of a fold
+(leaks()): an answer copied into a neutral outcome or a procedure fails the docs build.
+
+The tests of each exercise come from docs/exercises/CMakeLists.txt, where each block of
+registrations (gemm_exercise_command, gemm_exercise_untested, gemm_exercise) follows a comment
+that starts with the number of its exercise ("# 2.1 ..."), and from the add_test() names in tests/
+that end in exercise_N_M. A test of a command the page shows must run one of its exercise's
+commands, and a kernel file a test names must be named in its exercise's text."""
+import os
+import re
+
+from .common import InputError
+
+PAGE = "exercises.md"
+FOLD_OPEN = '\\htmlonly[block]<details class="solution"><summary>Answer (click to show)</summary>\\endhtmlonly'
+FOLD_CLOSE = "\\htmlonly[block]</details>\\endhtmlonly"
+OUTCOME, KEY_OUTCOME, SOLUTION = "**Expected outcome.**", "**Outcome.**", "**Solution.**"
+HANDOUT, KEY = "exercises_handout", "exercises_key"
+# A sentence or clause of a fold at least this many words long must not be in the handout
+LEAK_WORDS = 6
+
+
+class Exercise:
+    """One exercise of the page: its number ("2.1"), label, title, and its text in three parts:
+    the task (goal and procedure), the expected outcome, and the fold's outcome and solution."""
+
+    def __init__(self, number, label, title):
+        self.number, self.label, self.title = number, label, title
+        self.task, self.outcome, self.key_outcome, self.solution = [], [], [], []
+
+    def commands(self):
+        return page_commands(self.task)
+
+
+class Section:
+    def __init__(self, label, title):
+        self.label, self.title, self.exercises = label, title, []
+
+
+def page_commands(lines):
+    """The commands of the ```sh blocks of `lines` (tests/page_commands.py reads the page with this
+    too): a line, with the lines that follow it while a `do` waits for its `done` or a line ends in
+    a backslash; comments and blank lines between commands are not commands."""
+    commands, current, in_block = [], [], False
+    for line in lines:
+        line = line.rstrip()
+        if line.startswith("```"):
+            in_block = line == "```sh" and not in_block
+            continue
+        if not in_block or (not current and (not line.strip() or line.lstrip().startswith("#"))):
+            continue
+        current.append(line)
+        words = re.findall(r"[\w-]+", "\n".join(current))
+        if words.count("do") <= words.count("done") and not line.endswith("\\"):
+            commands.append("\n".join(current))
+            current = []
+    return commands
+
+
+def parse_page(text, name=PAGE):
+    """(intro lines, [Section]) of the exercise page's text."""
+    lines = text.split("\n")
+    if not lines or not lines[0].startswith("\\page exercises "):
+        raise InputError(f"{name}: does not start with '\\page exercises'")
+    intro, sections, ex, part = [], [], None, None
+    i = 1
+    while i < len(lines):
+        line = lines[i]
+        m = re.match(r"\\section (exercises_step(\d+)) (.*)$", line)
+        n = re.match(r"\\subsection (exercises_(\d+)_(\d+)) (.*)$", line)
+        if m:
+            sections.append(Section(m.group(1), m.group(3)))
+            ex = None
+        elif n:
+            if not sections:
+                raise InputError(f"{name}:{i + 1}: exercise {n.group(1)} outside a \\section")
+            ex = Exercise(f"{n.group(2)}.{n.group(3)}", n.group(1), n.group(4))
+            sections[-1].exercises.append(ex)
+            part = ex.task
+        elif line.startswith(("\\section", "\\subsection")):
+            raise InputError(f"{name}:{i + 1}: not a section of the page's form (exercises_stepN, "
+                             f"exercises_N_M): {line}")
+        elif ex is None:
+            if sections and line.strip():
+                raise InputError(f"{name}:{i + 1}: text between a \\section and its first exercise")
+            intro.append(line)
+        elif line.startswith(OUTCOME):
+            if ex.outcome:
+                raise InputError(f"{name}:{i + 1}: exercise {ex.number} has two '{OUTCOME}'")
+            part = ex.outcome
+            part.append(line)
+        elif line == FOLD_OPEN:
+            if not ex.outcome:
+                raise InputError(f"{name}:{i + 1}: exercise {ex.number}: its answer comes before '{OUTCOME}'")
+            if ex.key_outcome or ex.solution:
+                raise InputError(f"{name}:{i + 1}: exercise {ex.number} has two answers")
+            i = parse_fold(lines, i + 1, ex, name)
+            part = None
+        elif "<details" in line or "</details>" in line:
+            raise InputError(f"{name}:{i + 1}: a fold that is not the page's answer fold:\n  {line}\n"
+                             f"(the answer is folded by\n  {FOLD_OPEN}\n  ...\n  {FOLD_CLOSE})")
+        elif part is None:
+            if line.strip():
+                raise InputError(f"{name}:{i + 1}: exercise {ex.number}: text after its answer")
+        else:
+            part.append(line)
+        i += 1
+    for s in sections:
+        for e in s.exercises:
+            if not e.outcome:
+                raise InputError(f"{name}: exercise {e.number} has no paragraph '{OUTCOME}'")
+    if not sections:
+        raise InputError(f"{name}: no exercises")
+    return intro, sections
+
+
+def parse_fold(lines, i, ex, name):
+    """Reads the fold that starts at line i into ex; returns the index of its closing line."""
+    part = None
+    while i < len(lines) and lines[i] != FOLD_CLOSE:
+        line = lines[i]
+        if line.startswith(KEY_OUTCOME):
+            if part is not None:
+                raise InputError(f"{name}:{i + 1}: exercise {ex.number}: '{KEY_OUTCOME}' must open its answer")
+            part = ex.key_outcome
+        elif line.startswith(SOLUTION):
+            if part is ex.solution:
+                raise InputError(f"{name}:{i + 1}: exercise {ex.number}: two '{SOLUTION}'")
+            part = ex.solution
+        elif part is None and line.strip():
+            raise InputError(f"{name}:{i + 1}: exercise {ex.number}: its answer must start with "
+                             f"'{KEY_OUTCOME}' or '{SOLUTION}'")
+        if part is not None:
+            part.append(line)
+        i += 1
+    if i == len(lines):
+        raise InputError(f"{name}: exercise {ex.number}: its answer is not closed by {FOLD_CLOSE}")
+    return i
+
+
+def relabel(lines, prefix):
+    """The page's lines with its labels (exercises_step1, exercises_1_1) renamed for another page."""
+    return [re.sub(r"(\\(?:sub)?section|\\ref) exercises_(step\d+|\d+_\d+)\b", rf"\1 {prefix}_\2", line)
+            for line in lines]
+
+
+def trim(lines):
+    """lines without the blank lines at either end."""
+    lines = list(lines)
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+def paragraphs_of(lines):
+    out, cur = [], []
+    for line in lines + [""]:
+        if line.strip():
+            cur.append(line)
+        elif cur:
+            out.append(cur)
+            cur = []
+    return out
+
+
+def handout(intro, sections):
+    """The handout page's Markdown."""
+    out = [f"\\page {HANDOUT} Exercises: the handout", "",
+           "Every exercise of the tutorial with its goal, its procedure and what to observe, without the",
+           "answers: the page to print and give to a class (each step starts a new printed page). It is",
+           "made from \\ref exercises \"the exercises page\" when the site is built.", ""]
+    # the page's introduction, less the paragraph that presents the page itself and its folds
+    for para in paragraphs_of(intro):
+        if any("\\subpage" in line for line in para):
+            continue
+        out += para + [""]
+    for s in sections:
+        out += [f"\\section handout_{s.label[len('exercises_'):]} {s.title}", ""]
+        for e in s.exercises:
+            out += [f"\\subsection handout_{e.label[len('exercises_'):]} {e.title}", ""]
+            out += relabel(trim(e.task), "handout") + [""]
+            out += relabel(trim(e.outcome), "handout") + [""]
+    return "\n".join(out)
+
+
+def key(sections, tests):
+    """The teacher's key's Markdown; tests: {number: ExerciseTests}."""
+    out = [f"\\page {KEY} Exercises: the teacher's key", "",
+           "The answers to \\ref exercises \"the exercises\", made from that page when the site is built:",
+           "for each exercise, the expected outcome that \\ref exercises_handout \"the handout\" gives, the",
+           "outcome in full where the handout's would give the answer away, the solution, and the tests",
+           "that check them. The tests run in the build directory: the line under each exercise runs its",
+           "own, and `ctest -L exercises` those labelled exercises. Each test of a command of the page runs",
+           "it exactly as the page shows it. Where a find-the-bug kernel is a step's kernel with one line changed,",
+           "`diff` against the step's kernel file finds that line: ask the class for what the runs show",
+           "and why, not for the line alone.", ""]
+    for s in sections:
+        out += [f"\\section key_{s.label[len('exercises_'):]} {s.title}", ""]
+        for e in s.exercises:
+            out += [f"\\subsection key_{e.label[len('exercises_'):]} {e.title}", ""]
+            neutral = trim(e.outcome)
+            neutral[0] = "**Expected outcome, as the handout gives it.**" + neutral[0][len(OUTCOME):]
+            out += relabel(neutral, "key") + [""]
+            if e.key_outcome:
+                full = trim(e.key_outcome)
+                full[0] = "**The outcome in full.**" + full[0][len(KEY_OUTCOME):]
+                out += relabel(full, "key") + [""]
+            if e.solution:
+                out += relabel(trim(e.solution), "key") + [""]
+            out += tests[e.number].markdown() + [""]
+    return "\n".join(out)
+
+
+def sentences(lines):
+    """The sentences and clauses of some Markdown lines, at least LEAK_WORDS words long, with their
+    white space made single spaces; commands' lines (\\includedoc, \\image, \\htmlonly) left out."""
+    text = " ".join(line.strip() for line in lines if not line.lstrip().startswith("\\"))
+    for label in (OUTCOME, KEY_OUTCOME, SOLUTION):
+        text = text.replace(label, "")
+    text = re.sub(r"\s+", " ", text)
+    out = []
+    for part in re.split(r"(?:(?<=[.;:!?])|(?<=[.;:!?]\)))\s+", text):
+        part = part.strip()
+        if len(part.split()) >= LEAK_WORDS:
+            out.append(part)
+    return out
+
+
+def leaks(sections, handout_text):
+    """The sentences of the answers (outcome in full, solution) that the handout holds, as
+    (exercise number, sentence)."""
+    flat = re.sub(r"\s+", " ", handout_text)
+    return [(e.number, sent) for s in sections for e in s.exercises
+            for sent in sentences(e.key_outcome + e.solution) if sent in flat]
+
+
+# --- the tests of each exercise --------------------------------------------------------------------
+
+CALLS = ("gemm_exercise_command", "gemm_exercise_untested", "gemm_exercise")
+
+
+class Test:
+    def __init__(self, name, kind, command=None, why=None):
+        self.name, self.kind, self.command, self.why = name, kind, command, why
+
+
+class ExerciseTests:
+    def __init__(self, exercise):
+        self.exercise = exercise
+        self.tests = []
+
+    def regex(self):
+        """A ctest -R regular expression that matches the names of the tests and no other: the names
+        grouped by their first two parts (exercises.step01_ts), a `*` of a name matching anything."""
+        groups = {}
+        for t in self.tests:
+            if t.kind != "untested":
+                parts = t.name.split(".")
+                groups.setdefault(".".join(parts[:2]), []).append(".".join(parts[2:]))
+
+        def rx(text):
+            return re.escape(text).replace(r"\*", ".*")
+
+        alternatives = []
+        for head, rests in groups.items():
+            tails = ["\\." + rx(r) for r in rests if r]
+            tail = tails[0] if len(tails) == 1 and len(rests) == 1 else "(" + "|".join(tails) + ")" if tails else ""
+            alternatives.append(rx(head) + tail + ("?" if tails and "" in rests else ""))
+        return "^(" + "|".join(alternatives) + ")$"
+
+    def describe(self, t):
+        commands = self.exercise.commands()
+        if t.kind in ("page", "untested"):
+            which = f"the page's command {commands.index(t.command) + 1}" if len(commands) > 1 else "the page's command"
+            if t.kind == "untested":
+                return f"{which} is run by no test: {t.why}"
+            return f"`{t.name}`: runs {which}"
+        if t.kind == "wrong":
+            return f"`{t.name}`: a plausible wrong answer, which the page's commands reject"
+        if t.kind == "newcomer":
+            return f"`{t.name}`: the Oclgrind report as the terminal shows it"
+        return f"`{t.name}`: another case"
+
+    def markdown(self):
+        run = [t for t in self.tests if t.kind != "untested"]
+        head = "**Tests**" + (" (a name with `*` stands for one test per value of a loop)"
+                              if any("*" in t.name for t in run) else "")
+        out = [head + ":" if run else "**Tests:** none.", ""]
+        out += [f"- {self.describe(t)}" for t in self.tests]
+        if run:
+            out += ["", "```sh", f"ctest -R '{self.regex()}'", "```"]
+        return out
+
+
+def cmake_calls(text, names):
+    """[(offset, function, [arguments])] of the calls of the functions `names` in CMake text; an
+    argument keeps its [[...]] or "..." quoting."""
+    out = []
+    for m in re.finditer(r"^[ \t]*(" + "|".join(names) + r")\(", text, re.M):
+        i, depth, args, cur = m.end(), 1, [], ""
+        while depth:
+            if i >= len(text):
+                raise InputError(f"a call of {m.group(1)} is not closed")
+            c = text[i]
+            if text.startswith("[[", i):
+                j = text.index("]]", i) + 2
+                cur += text[i:j]
+                i = j
+                continue
+            if c == '"':
+                j = i + 1
+                while text[j] != '"':
+                    j += 2 if text[j] == "\\" else 1
+                cur += text[i:j + 1]
+                i = j + 1
+                continue
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+            if c.isspace() or depth == 0:
+                if cur:
+                    args.append(cur)
+                cur = ""
+            else:
+                cur += c
+            i += 1
+        out.append((m.start(), m.group(1), args))
+    return out
+
+
+def unquote(arg, variables):
+    if arg.startswith("[["):
+        return arg[2:-2]
+    if arg.startswith('"'):
+        arg = arg[1:-1]
+    return re.sub(r"\$\{(\w+)\}", lambda m: variables.get(m.group(1), m.group(0)), arg)
+
+
+def exercise_tests(source, sections):
+    """{exercise number: ExerciseTests} from docs/exercises/CMakeLists.txt and tests/."""
+    exercises = {e.number: e for s in sections for e in s.exercises}
+    out = {n: ExerciseTests(e) for n, e in exercises.items()}
+    path = os.path.join(source, "docs", "exercises", "CMakeLists.txt")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    where = os.path.relpath(path, source)
+    variables = dict(re.findall(r'^set\((\w+) "([^"]*)"\)', text, re.M))
+    # the exercise each offset of the file is under: the last comment that starts with its number
+    headers = [(m.start(), m.group(1), m.group(2)) for m in
+               re.finditer(r"^# (\d+\.\d+)(,? ?\d+\.\d+)?", text, re.M)]
+    for offset, function, args in cmake_calls(text, CALLS):
+        line = text.count("\n", 0, offset) + 1
+        above = [h for h in headers if h[0] < offset]
+        if not above:
+            raise InputError(f"{where}:{line}: {function}({args[0]} ...) follows no comment naming its exercise")
+        _, number, more = above[-1]
+        if more:
+            raise InputError(f"{where}: the comment above line {line} names two exercises ({number}{more}): "
+                             f"give each its own block")
+        if number not in exercises:
+            raise InputError(f"{where}:{line}: exercise {number} is not on {PAGE}")
+        ex = exercises[number]
+        name = "exercises." + re.sub(r"\$\{\w+\}", "*", args[0])
+        if function == "gemm_exercise_untested":
+            test = Test(name, "untested", unquote(args[2], variables), unquote(args[1], variables))
+        elif function == "gemm_exercise_command" and "NOT_ON_PAGE" not in args:
+            test = Test(name, "page", unquote(args[4], variables))
+        else:
+            test = Test(name, "wrong" if args[0].startswith("wrong.") else "more")
+        if test.command is not None and test.command not in ex.commands():
+            raise InputError(f"{where}:{line}: {args[0]} runs a command that exercise {number} does not show "
+                             f"(is it under the right comment?):\n  {test.command}")
+        files = set(re.findall(r"(?:docs/exercises/|\$\{X\}/)(\w+\.cl)", " ".join(args)))
+        task = "\n".join(ex.task + ex.outcome + ex.key_outcome + ex.solution)
+        for f in sorted(files):
+            if f not in task:
+                raise InputError(f"{where}:{line}: {args[0]} runs {f}, which exercise {number} does not name "
+                                 f"(is it under the right comment?)")
+        out[number].tests.append(test)
+    # tests elsewhere that name their exercise: newcomer.oclgrind_check.exercise_2_1
+    tests_dir = os.path.join(source, "tests")
+    for fname in sorted(os.listdir(tests_dir)):
+        if not fname.endswith((".cmake", ".txt")):
+            continue
+        with open(os.path.join(tests_dir, fname), encoding="utf-8") as f:
+            for m in re.finditer(r"add_test\(NAME (\S*exercise_(\d+)_(\d+))\b", f.read()):
+                number = f"{m.group(2)}.{m.group(3)}"
+                if number not in exercises:
+                    raise InputError(f"tests/{fname}: {m.group(1)} names exercise {number}, which is not on {PAGE}")
+                out[number].tests.append(Test(m.group(1), "newcomer"))
+    for n, t in out.items():
+        shown = [c for c in exercises[n].commands() if c not in [x.command for x in t.tests]]
+        for c in shown:
+            raise InputError(f"{where}: exercise {n}'s command is run by no test and listed as untested by none "
+                             f"under the comment '# {n}':\n  {c}")
+    return out
+
+
+def build(source):
+    """(handout, key) Markdown of the source tree's exercise page."""
+    path = os.path.join(source, "docs", PAGE)
+    with open(path, encoding="utf-8") as f:
+        intro, sections = parse_page(f.read())
+    hand = handout(intro, sections)
+    leaked = leaks(sections, hand)
+    if leaked:
+        raise InputError(f"docs/{PAGE}: the handout would hold the answers' sentences: "
+                         + "; ".join(f"exercise {n}: '{s}'" for n, s in leaked))
+    return hand, key(sections, exercise_tests(source, sections))
+
+
+def render(ctx):
+    hand, k = build(ctx.source)
+    os.makedirs(os.path.join(ctx.out, "docs"), exist_ok=True)
+    for name, text in ((HANDOUT, hand), (KEY, k)):
+        with open(os.path.join(ctx.out, "docs", name + ".md"), "w", encoding="utf-8") as f:
+            f.write(text + "\n")

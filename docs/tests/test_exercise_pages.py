@@ -1,0 +1,137 @@
+"""docs.exercise_pages: the handout and the teacher's key that docs/render.py makes from
+docs/exercises.md (docs/sitegen/exercises.py):
+  - the handout holds every exercise's goal, procedure and expected outcome, and no answer: no fold,
+    and no sentence of any answer (the outcome in full, the solution);
+  - the key holds every answer, and tests for every exercise;
+  - the check can fail: a sentence of an answer copied into an exercise's expected outcome, or into
+    its procedure, makes the generator refuse the page (and so fails the docs build);
+  - with a build directory, the key's tests are the build's: every test `ctest -N` lists under
+    exercises.* is in the key of exactly one exercise (the tests of the exercise files themselves
+    aside), and the line under each exercise selects at least the tests it lists.
+Usage: test_exercise_pages.py SOURCE_DIR [CTEST BUILD_DIR]"""
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from sitegen import exercises  # noqa: E402
+from sitegen.common import InputError  # noqa: E402
+
+SOURCE, CTEST, BUILD = None, None, None
+# the tests of the exercise files rather than of an exercise (docs/exercises/CMakeLists.txt)
+FILE_TESTS = re.compile(r"^exercises\.(page_commands|bug_kernel_headers|step\d\d_bug_\w+\.(one_\w+|both_\w+))$")
+
+
+def flat(text):
+    return re.sub(r"\s+", " ", text)
+
+
+class ExercisePages(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        with open(os.path.join(SOURCE, "docs", exercises.PAGE), encoding="utf-8") as f:
+            cls.page = f.read()
+        cls.handout, cls.key = exercises.build(SOURCE)
+        _, cls.sections = exercises.parse_page(cls.page)
+        cls.all = [e for s in cls.sections for e in s.exercises]
+
+    def test_handout_has_every_exercise_and_no_answer(self):
+        hand = flat(self.handout)
+        self.assertNotIn("<details", self.handout)
+        self.assertNotIn(exercises.KEY_OUTCOME, self.handout)
+        self.assertNotIn(exercises.SOLUTION, self.handout)
+        for e in self.all:
+            with self.subTest(exercise=e.number):
+                self.assertIn(f"\\subsection handout_{e.number.replace('.', '_')} {e.title}", self.handout)
+                for part in (e.task, e.outcome):
+                    self.assertIn(flat(" ".join(exercises.relabel(exercises.trim(part), "handout"))), hand)
+                self.assertTrue(e.key_outcome or e.solution, f"exercise {e.number} has no answer")
+                for sentence in exercises.sentences(e.key_outcome + e.solution):
+                    self.assertFalse(sentence in hand, f"the handout holds '{sentence}'")
+
+    def test_key_has_every_answer_and_tests(self):
+        key = flat(self.key)
+        for e in self.all:
+            with self.subTest(exercise=e.number):
+                for sentence in [s for part in (e.outcome, e.key_outcome, e.solution) for s in exercises.sentences(part)]:
+                    self.assertTrue(sentence in key, f"the key lacks '{sentence}'")
+        tests = exercises.exercise_tests(SOURCE, self.sections)
+        for e in self.all:
+            with self.subTest(exercise=e.number):
+                self.assertTrue([t for t in tests[e.number].tests if t.kind != "untested"],
+                                f"exercise {e.number}: no test")
+
+    def leaked(self, page):
+        """The generator's error on `page` (exercises.md's text), or None."""
+        intro, sections = exercises.parse_page(page)
+        return exercises.leaks(sections, exercises.handout(intro, sections))
+
+    def test_check_catches_an_answer_in_the_handout(self):
+        """An answer's sentence copied into the expected outcome (or the procedure) of its exercise,
+        or of another one, is found, with its exercise."""
+        self.assertEqual(self.leaked(self.page), [])
+        e = next(e for e in self.all if e.key_outcome)
+        sentence = exercises.sentences(e.key_outcome)[0]
+        for where, anchor in (("outcome", exercises.OUTCOME), ("procedure", "**Procedure.**")):
+            with self.subTest(into=where):
+                at = self.page.index(anchor, self.page.index(f"\\subsection {e.label} "))
+                mutated = self.page[:at] + sentence + "\n\n" + self.page[at:]
+                self.assertEqual(self.leaked(mutated), [(e.number, sentence)])
+        s = next(e for e in self.all if e.solution and e is not self.all[0])
+        sentence = exercises.sentences(s.solution)[0]
+        at = self.page.index(exercises.OUTCOME, self.page.index(f"\\subsection {self.all[0].label} "))
+        mutated = self.page[:at] + sentence + "\n\n" + self.page[at:]
+        self.assertIn((s.number, sentence), self.leaked(mutated))
+
+    def test_generator_refuses_a_leak(self):
+        e = next(e for e in self.all if e.solution)
+        sentence = exercises.sentences(e.solution)[0]
+        at = self.page.index(exercises.OUTCOME, self.page.index(f"\\subsection {e.label} "))
+        mutated = self.page[:at] + exercises.OUTCOME + " " + sentence + "\n\n" \
+            + self.page[at + len(exercises.OUTCOME):]
+        source = os.path.join(BUILD or "/tmp", "test-exercise-pages")
+        os.makedirs(os.path.join(source, "docs", "exercises"), exist_ok=True)
+        os.makedirs(os.path.join(source, "tests"), exist_ok=True)
+        with open(os.path.join(source, "docs", exercises.PAGE), "w", encoding="utf-8") as f:
+            f.write(mutated)
+        with self.assertRaisesRegex(InputError, re.escape(f"exercise {e.number}: '{sentence}'")):
+            exercises.build(source)
+
+    def test_page_form_is_enforced(self):
+        """An answer fold that does not start with its label, or a second fold, is refused."""
+        e = next(e for e in self.all if e.solution and not e.key_outcome)
+        bad = self.page.replace(exercises.FOLD_OPEN + "\n\n" + e.solution[0],
+                                exercises.FOLD_OPEN + "\n\n" + e.solution[0][len(exercises.SOLUTION) + 1:], 1)
+        self.assertNotEqual(bad, self.page)
+        with self.assertRaisesRegex(InputError, "must start with"):
+            exercises.parse_page(bad)
+        bad = self.page.replace(exercises.FOLD_OPEN, '\\htmlonly[block]<details><summary>Hint</summary>\\endhtmlonly', 1)
+        with self.assertRaisesRegex(InputError, "a fold that is not the page's answer fold"):
+            exercises.parse_page(bad)
+
+    def test_key_tests_are_the_builds(self):
+        if not CTEST:
+            self.skipTest("no build directory given")
+        listed = subprocess.run([CTEST, "-N"], cwd=BUILD, capture_output=True, text=True, check=True).stdout
+        names = re.findall(r"Test +#\d+: (\S+)", listed)
+        tests = exercises.exercise_tests(SOURCE, self.sections)
+        regexes = {n: re.compile(t.regex()) for n, t in tests.items()}
+        for name in names:
+            if not name.startswith("exercises.") or FILE_TESTS.match(name):
+                continue
+            with self.subTest(test=name):
+                owners = [n for n, rx in regexes.items() if rx.match(name)]
+                self.assertEqual(len(owners), 1, f"{name} is in the key of exercises {owners}")
+        for n, t in tests.items():
+            with self.subTest(exercise=n):
+                self.assertTrue([x for x in names if regexes[n].match(x)], f"exercise {n}'s line selects no test")
+
+
+if __name__ == "__main__":
+    SOURCE = sys.argv[1]
+    if len(sys.argv) == 4:
+        CTEST, BUILD = sys.argv[2], sys.argv[3]
+    del sys.argv[1:]
+    unittest.main(verbosity=2)
