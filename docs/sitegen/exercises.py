@@ -256,7 +256,8 @@ def leaks(sections, handout_text):
 
 # --- the tests of each exercise --------------------------------------------------------------------
 
-CALLS = ("gemm_exercise_command", "gemm_exercise_untested", "gemm_exercise")
+CALLS = ("gemm_exercise_command", "gemm_exercise_untested", "gemm_exercise", "gemm_write_exercise_same_code",
+         "gemm_write_exercise_wrong")
 
 
 class Test:
@@ -366,10 +367,16 @@ def exercise_tests(source, sections):
         text = f.read()
     where = os.path.relpath(path, source)
     variables = dict(re.findall(r'^set\((\w+) "([^"]*)"\)', text, re.M))
+    # commands kept in variables as bracket arguments (the write-it-yourself exercises' loops)
+    variables.update(re.findall(r'^set\((\w+) \[\[(.*?)\]\]\)', text, re.M | re.S))
     # the exercise each offset of the file is under: the last comment that starts with its number
     headers = [(m.start(), m.group(1), m.group(2)) for m in
                re.finditer(r"^# (\d+\.\d+)(,? ?\d+\.\d+)?", text, re.M)]
+    # calls inside a function's definition are its body, not tests of the exercise above them
+    bodies = [(m.start(), m.end()) for m in re.finditer(r"^function\(.*?^endfunction\(\)", text, re.M | re.S)]
     for offset, function, args in cmake_calls(text, CALLS):
+        if any(start <= offset < end for start, end in bodies):
+            continue
         line = text.count("\n", 0, offset) + 1
         above = [h for h in headers if h[0] < offset]
         if not above:
@@ -382,7 +389,10 @@ def exercise_tests(source, sections):
             raise InputError(f"{where}:{line}: exercise {number} is not on {PAGE}")
         ex = exercises[number]
         name = "exercises." + re.sub(r"\$\{\w+\}", "*", args[0])
-        if function == "gemm_exercise_untested":
+        if function == "gemm_write_exercise_wrong":  # its test is wrong.<name> (docs/exercises/CMakeLists.txt)
+            name = "exercises.wrong." + re.sub(r"\$\{\w+\}", "*", args[0])
+            test = Test(name, "wrong")
+        elif function == "gemm_exercise_untested":
             test = Test(name, "untested", unquote(args[2], variables), unquote(args[1], variables))
         elif function == "gemm_exercise_command" and "NOT_ON_PAGE" not in args:
             test = Test(name, "page", unquote(args[4], variables))
