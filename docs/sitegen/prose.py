@@ -30,7 +30,7 @@ import os
 import re
 import statistics
 
-from .attribution import LOOP_BARRIER_LOG, pocl_loop_barrier
+from .attribution import HARNESS_COLUMNS, LOOP_BARRIER_LOG, pocl_loop_barrier
 from .common import InputError, fmt_ratio, parse_parts, write
 
 RUN13 = "nvidia-h100-run13-split-rows"
@@ -39,8 +39,6 @@ RUN20 = "nvidia-h100-run20-direct-store.csv"
 TCOPY_LOG = "nvidia-h100-transposing-copy-experiment.log"
 PTXAS_H100 = "nvidia-h100-ptxas.txt"
 RECHECK = "nvidia-h100-step8-recheck.log"
-HARNESS_COLUMNS = ["step", "platform", "device", "driver", "m", "n", "k", "alpha", "beta", "params", "warmup", "repeat",
-                   "median_ms", "best_ms", "gflops", "gflops_best", "parts", "max_err_over_bound", "status"]
 
 
 def _parts(text):
