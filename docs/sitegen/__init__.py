@@ -16,7 +16,9 @@ calls and a docstring naming the files it writes:
   tuning_tables.py  the tables drawn from the tuning records
   plots.py          the SVG plots of the results (gnuplot)
   exercises.py      the exercises' handout and teacher's key, two pages made from docs/exercises.md
-The formulas of every step are its descriptor in stepdefs.py.
+The formulas of every step are its descriptor in stepdefs.py. attribution.py judges whether each
+step's gain on each device is its idea's (the tables and sentences mark it where it is not), and
+claims.py checks what the pages say against the data (the test docs.claims).
 
 Exit status: 0, or 2 with one line "render.py: error: ..." when an input is malformed (a CSV
 without the harness's columns, a file that mixes devices, a malformed number, an unknown status,

@@ -14,6 +14,7 @@ import os
 import statistics
 
 from . import stepdefs
+from .attribution import Attribution
 from .common import fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, previous_step, size_short, size_text, write
 from .ceilings import ceilings_for
 from .records import tuning_for
@@ -151,7 +152,7 @@ def compare(steps, step, results, path):
     return ratios
 
 
-def compare_snippet(steps, step, results, out):
+def compare_snippet(steps, step, results, out, attribution=None):
     name = f"compare_{step.page}.svg"
     ratios = compare(steps, step, results, os.path.join(out, name))
     if ratios is None:
@@ -174,6 +175,16 @@ def compare_snippet(steps, step, results, out):
             line += ("; " if checked else "") + (
                 f"{fmt_ratio(lo[1])} to {fmt_ratio(hi[1])} at the {len(unchecked)} UNVERIFIED sizes "
                 f"({', '.join(str(x) for x in unchecked)}: measured, not checked; open points)")
+        # where the gain at a size is not the step's idea (attribution.py), why, sizes grouped by reason
+        why = {}
+        for x, _, verified in rs:
+            reason = attribution.not_idea(r, step, (x, x, x)) if attribution and verified else None
+            if reason:
+                why.setdefault(reason, []).append(x)
+        for reason, sizes in why.items():
+            where = ("at every one of these sizes" if len(sizes) == len(checked) and len(sizes) > 1
+                     else "at " + ", ".join(str(x) for x in sizes))
+            line += f". {where[0].upper() + where[1:]} the difference is not this step's idea: {reason}"
         lines.append(line + ".")
     return (f"\\image html {name} \"Step {step.number} against step {prev.number}, every square size of each sweep\"\n\n"
             + "\n".join(lines) + "\n")
@@ -298,8 +309,10 @@ def render(ctx):
             if r.gflops(s.name) is not None:
                 roofline(r, ctx.steps, ctx.ptxas, os.path.join(ctx.out, f"roofline_{r.stem}_{s.page}.svg"), highlight=s)
     write(os.path.join(ctx.out, "rooflines.md"), "\n".join(lines) or "No results file has its measured peaks.\n")
+    attribution = Attribution.of(ctx)
     for s in ctx.steps:
-        write(os.path.join(ctx.out, f"{s.page}_compare.md"), compare_snippet(ctx.steps, s, ctx.results, ctx.out))
+        write(os.path.join(ctx.out, f"{s.page}_compare.md"),
+              compare_snippet(ctx.steps, s, ctx.results, ctx.out, attribution))
         text = spread(s, ctx.results, ctx.tuning, ctx.out)
         write(os.path.join(ctx.out, f"spread_{s.page}.md"),
               text or "No tuning run of this step covers more than 6 sizes.\n")

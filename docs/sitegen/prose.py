@@ -19,7 +19,10 @@ fails Doxygen's build (an unknown command is a warning, and warnings are errors)
   - measured_step09_registers_h100: the H100 compiler report's registers for step 9's sgemm;
   - measured_step08_recheck_ratio: step 8's rate over step 7's at 1000x3000x500 on the H100 in the
     five rounds of nvidia-h100-step8-recheck.log (CSV lines after its comments; each step's median
-    of its rounds' medians).
+    of its rounds' medians);
+  - measured_pocl_step5_unrolled, measured_pocl_step5_unrolled_vs_step3: on PoCL, step 5 with its
+    loop over k unrolled against step 5 as it is, and against step 3, in the same rounds
+    (pocl-cpu-implicit-loop-barrier.log, read by attribution.pocl_loop_barrier()).
 """
 import csv
 import io
@@ -27,6 +30,7 @@ import os
 import re
 import statistics
 
+from .attribution import HARNESS_COLUMNS, LOOP_BARRIER_LOG, pocl_loop_barrier
 from .common import InputError, fmt_ratio, parse_parts, write
 
 RUN13 = "nvidia-h100-run13-split-rows"
@@ -35,8 +39,6 @@ RUN20 = "nvidia-h100-run20-direct-store.csv"
 TCOPY_LOG = "nvidia-h100-transposing-copy-experiment.log"
 PTXAS_H100 = "nvidia-h100-ptxas.txt"
 RECHECK = "nvidia-h100-step8-recheck.log"
-HARNESS_COLUMNS = ["step", "platform", "device", "driver", "m", "n", "k", "alpha", "beta", "params", "warmup", "repeat",
-                   "median_ms", "best_ms", "gflops", "gflops_best", "parts", "max_err_over_bound", "status"]
 
 
 def _parts(text):
@@ -166,8 +168,18 @@ def step8_over_step7(text, name, size=("1000", "3000", "500")):
     return fmt_ratio(ms["kernel07_double_buffering"] / ms["kernel08_warp_tiling"])
 
 
+def pocl_unrolled(directory):
+    """Step 5 with its loop over k unrolled over step 5 as it is, and over step 3, on PoCL."""
+    rates = pocl_loop_barrier(directory)
+    if not rates or not all(k in rates for k in ((3, False), (5, False), (5, True))):
+        raise InputError(f"{os.path.join(directory, LOOP_BARRIER_LOG)}: no timed rounds of steps 3 and 5 and of step 5 "
+                         "unrolled")
+    return fmt_ratio(rates[5, True] / rates[5, False]), fmt_ratio(rates[5, True] / rates[3, False])
+
+
 def figures(directory, results_dir):
     gain, best = run13_model(directory)
+    unrolled, unrolled_vs_step3 = pocl_unrolled(directory)
     tcopy, share = transposing_copy(directory)
     return {
         "measured_step09_model_choice_gain": gain,
@@ -179,6 +191,8 @@ def figures(directory, results_dir):
         "measured_step10_transpose_share": share,
         "measured_step09_registers_h100": step09_registers(directory),
         "measured_step08_recheck_ratio": step8_over_step7(_read(directory, RECHECK), RECHECK),
+        "measured_pocl_step5_unrolled": unrolled,
+        "measured_pocl_step5_unrolled_vs_step3": unrolled_vs_step3,
     }
 
 

@@ -16,6 +16,7 @@ import os
 
 from .common import (NO_RESULTS, fmt_gflops, fmt_pct, fmt_ratio, is_step, md_escape, parse_parts, previous_step,
                      short_name, size_short, size_text, write)
+from .attribution import Attribution, note_text
 from .results import NOT_RUN, RAN, REFERENCES, UNSTEADY
 
 # What the peers are, for the tables (a peer not listed here is shown by its name)
@@ -35,11 +36,46 @@ def status_cell(r, program, size=None):
     return row["status"] if row else "-"
 
 
-def path_snippet(steps, results, docs_dir):
+def gain_cell(ratio_text, note):
+    """A gain as a table shows it: '2.82x', or '2.82x, not its idea<sup>a</sup>' with the letter of
+    the note under the table that gives the reason."""
+    return f"{ratio_text}, not its idea<sup>{note}</sup>" if note else ratio_text
+
+
+def notes_text(notes):
+    """The notes under a table for the gains in it that are not the steps' ideas (attribution.py)."""
+    if not notes:
+        return ""
+    return ("\nNot the step's idea (a gain is the idea's only where the experiment that takes the idea away "
+            "takes the gain with it):\n\n"
+            + "\n".join(f"- <sup>{letter}</sup> {text}" for letter, text in notes) + "\n")
+
+
+class Notes:
+    """The lettered notes of one table: note(r, step, ratio_text) gives the letter of the note that
+    says why that gain is not the step's idea, or None where it is."""
+
+    def __init__(self, attribution):
+        self.attribution, self.items = attribution, []
+
+    def note(self, r, step, ratio_text, size=None):
+        reason = self.attribution.not_idea(r, step, size) if self.attribution else None
+        if not reason:
+            return None
+        letter = "abcdefghijklmnopqrstuvwxyz"[len(self.items) % 26]
+        self.items.append((letter, note_text(r, step, ratio_text, reason)))
+        return letter
+
+    def text(self):
+        return notes_text(self.items)
+
+
+def path_snippet(steps, results, docs_dir, attribution=None):
     # one column per device, the gain over the previous step in brackets: with a column each, the
     # table grew wider than the page once a reader's own results joined the recorded ones
     lines = ["| step | the idea it adds | page |" + "".join(f" {r.stem}: GFLOPS (vs previous) |" for r in results),
              "|---|---|---|" + "---:|" * len(results)]
+    notes = Notes(attribution)
     for s in steps:
         page = (f"\\ref {s.page} \"step {s.number}\"" if os.path.isfile(os.path.join(docs_dir, s.page + ".md"))
                 else "(to come)")
@@ -48,7 +84,11 @@ def path_snippet(steps, results, docs_dir):
         for r in results:
             g = r.gflops(s.name)
             p = r.gflops(prev.name) if prev else None
-            cells.append(status_cell(r, s.name) + (f" ({fmt_ratio(g / p)})" if g and p else ""))
+            if g and p:
+                ratio = fmt_ratio(g / p)
+                cells.append(status_cell(r, s.name) + f" ({gain_cell(ratio, notes.note(r, s, ratio))})")
+            else:
+                cells.append(status_cell(r, s.name))
         lines.append("| " + " | ".join(cells) + " |")
     peers = []
     for r in results:
@@ -60,12 +100,14 @@ def path_snippet(steps, results, docs_dir):
         for r in results:
             cells.append(status_cell(r, p))
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + notes.text()
 
 
-def headline_snippet(results):
+def headline_snippet(results, steps=None, attribution=None):
     """Per device, every program at the headline size: GFLOPS, gains, % of the measured peak,
-    ratios to cuBLAS and CLBlast."""
+    ratios to cuBLAS and CLBlast; under each table, why a gain in it is not its step's idea, where
+    one is not (attribution.py; `steps`, the step descriptors, name the steps)."""
+    by_name = {s.name: s for s in steps or []}
     if not results:
         return NO_RESULTS
     out = []
@@ -78,11 +120,16 @@ def headline_snippet(results):
                    + "".join(f" vs {label} |" for _, label in refs))
         out.append("|---|---:|---:|---:|---:|" + "---:|" * len(refs))
         first = r.steps[0] if r.steps else None
+        notes = Notes(attribution)
         for i, p in enumerate(r.programs):
             g = r.gflops(p)
             prev = r.steps[i - 1] if is_step(p) and i > 0 else None
             cells = [f"`{p}`", status_cell(r, p)]
-            cells.append(fmt_ratio(g / r.gflops(prev)) if g and prev and r.gflops(prev) else "-")
+            if g and prev and r.gflops(prev):
+                ratio = fmt_ratio(g / r.gflops(prev))
+                cells.append(gain_cell(ratio, notes.note(r, by_name[p], ratio) if p in by_name else None))
+            else:
+                cells.append("-")
             cells.append(fmt_ratio(g / r.gflops(first)) if g and is_step(p) and p != first and r.gflops(first)
                          else "-")
             pct = r.pct_peak(p)
@@ -91,7 +138,7 @@ def headline_snippet(results):
                 v = r.vs(p, ref)
                 cells.append(fmt_ratio(v) if v is not None and p != ref else "-")
             out.append("| " + " | ".join(cells) + " |")
-        out.append("")
+        out.append(notes.text())
     return "\n".join(out) + "\n"
 
 
@@ -217,8 +264,9 @@ def details_snippet(results):
     return "\n".join(out) + "\n"
 
 
-def gain_snippet(steps, step, results):
-    """Sentences for a step's page: what it measured on each recorded device."""
+def gain_snippet(steps, step, results, attribution=None):
+    """Sentences for a step's page: what it measured on each recorded device, and where its gain
+    there is not its idea, why (attribution.py)."""
     prev = previous_step(steps, step)
     first = steps[0]
     out = []
@@ -253,7 +301,10 @@ def gain_snippet(steps, step, results):
             refs.append(f"{fmt_ratio(g / r.gflops('cpu_blas'))} the host CPU's BLAS")
         if refs:
             text += "; " + ", ".join(refs)
-        v = stall(r)
+        reason = attribution.not_idea(r, step) if attribution and prev else None
+        if reason:
+            text += f". Its gain over step {prev.number} there is not this step's idea: {reason}"
+        v = stall(r, steps, attribution)
         if v and step.name in v[1]:
             text += (f". Like every step after step {number(v[0])}, it does not get back to step {number(v[0])}'s rate "
                      "on this device at this size (the verdict on the \\ref index \"main page\")")
@@ -268,44 +319,76 @@ def number(program):
     return int(short_name(program).split()[0])
 
 
-def stall(r):
-    """(step, later steps) when every step after the fastest one at the headline size (the size a
-    reader's tour runs) is slower than it there, else None."""
-    steps = [p for p in r.steps if r.gflops(p) is not None]
-    if len(steps) < 2:
+def stall(r, steps=None, attribution=None):
+    """(fastest step, later steps below it, later steps above it only through gains that are not
+    their ideas) at the headline size (the size a reader's tour runs), as program names, where some
+    step comes after the fastest one whose rate rests on no such gain; else None. Without
+    `attribution`, every gain counts as its idea's."""
+    by_name = {s.name: s for s in steps or []}
+    ran = [p for p in r.steps if r.gflops(p) is not None]
+    if len(ran) < 2:
         return None
-    best = max(steps, key=r.gflops)
-    later = steps[steps.index(best) + 1:]
-    return (best, later) if later else None
+    rests = {p: bool(attribution and p in by_name and attribution.rests_on(r, by_name[p])) for p in ran}
+    best = max((p for p in ran if not rests[p]), key=r.gflops)
+    later = ran[ran.index(best) + 1:]
+    if not later:
+        return None
+    return (best, [p for p in later if r.gflops(p) <= r.gflops(best)],
+            [p for p in later if r.gflops(p) > r.gflops(best)])
 
 
-# Why the GPU's steps do not pay on a CPU through PoCL, for the verdict
-POCL_REASON = ("PoCL runs the work-items of a work-group as loops on the CPU's cores, its local memory is ordinary "
-               "memory behind the same caches, and step 3's vectors already fill the CPU's SIMD registers: the "
-               "transposition, the register blocks and the zero-padding of the later steps add work there without "
-               "removing a limit this CPU has")
+def span(nums):
+    """Step numbers in words: 'step 5', 'steps 9 and 10', 'steps 4 to 8', 'steps 4, 6 and 8'."""
+    if len(nums) == 1:
+        return f"step {nums[0]}"
+    if len(nums) > 2 and nums == list(range(nums[0], nums[-1] + 1)):
+        return f"steps {nums[0]} to {nums[-1]}"
+    return "steps " + ", ".join(str(n) for n in nums[:-1]) + f" and {nums[-1]}"
 
 
-def verdict_snippet(results):
-    """One sentence per device where the later steps never get back to an earlier one: the plain
-    verdict for a reader without a GPU."""
+# Why the steps that target a GPU's memory do not pay on a CPU through PoCL, for the verdict: how
+# PoCL runs a work-group, and what its compiler does to the loop over k (attribution.py reads the
+# experiment behind it)
+POCL_REASON = ("PoCL runs the work-items of a work-group as loops on the CPU's cores, and where it can show that "
+               "every work-item runs a loop of the kernel the same number of times, PoCL 3.1 puts its loop over the "
+               "work-items inside that loop (an implicit barrier, meant for vectorizing across work-items): from "
+               "step 5 on, that is the loop over k, so at every k each work-item's block of C is stored to memory "
+               "and loaded back, which costs more than the block saves")
+
+
+def verdict_snippet(results, steps=None, attribution=None):
+    """One paragraph per device where the later steps never get back to an earlier one through
+    their ideas: the plain verdict for a reader without a GPU."""
     out = []
     for r in results:
-        v = stall(r)
+        v = stall(r, steps, attribution)
         if not v:
             continue
-        best, later = v
-        nums = [number(p) for p in later]
-        span = (f"steps {nums[0]} to {nums[-1]} do" if len(nums) > 2 else f"steps {nums[0]} and {nums[1]} do"
-                if len(nums) == 2 else f"step {nums[0]} does")
-        at = ", ".join(f"step {number(p)} {fmt_gflops(r.gflops(p))}" for p in later)
-        text = (f"**{md_escape(r.stem)}** ({md_escape(r.device)}): at {size_short(r.headline)}, the size of "
-                f"the tour there, {span} not get back to step {number(best)}'s rate: step {number(best)} "
-                f"{fmt_gflops(r.gflops(best))} GFLOPS, {at} (other sizes: the results page).")
+        best, below, lifted = v
+        text = (f"**{md_escape(r.stem)}** ({md_escape(r.device)}): at {size_short(r.headline)}, "
+                "the size of the tour there, ")
+        if below:
+            nums = [number(p) for p in below]
+            at = ", ".join(f"step {number(p)} {fmt_gflops(r.gflops(p))}" for p in below)
+            text += (f"{span(nums)} {'does' if len(nums) == 1 else 'do'} not get back to step {number(best)}'s rate: "
+                     f"step {number(best)} {fmt_gflops(r.gflops(best))} GFLOPS, {at} (other sizes: the results page).")
+        if lifted:
+            nums = [number(p) for p in lifted]
+            at = ", ".join(f"step {number(p)} {fmt_gflops(r.gflops(p))}" for p in lifted)
+            text += ((" " if below else "") + f"{span(nums).capitalize()} {'passes' if len(nums) == 1 else 'pass'} "
+                     f"step {number(best)}'s {fmt_gflops(r.gflops(best))} GFLOPS ({at}), but only through gains "
+                     "that are not the steps' ideas (the notes under the table above).")
         if "Portable Computing Language" in r.platform:
-            text += f" The reason: {POCL_REASON}. On a CPU, the path ends at step {number(best)}."
+            measured = attribution.loop_barrier_text() if attribution else ""
+            text += (f" The reason: {POCL_REASON}{measured}. Step 9 computes its count of K's tiles in a branch, "
+                     "which PoCL cannot show to be the same for every work-item, so its loop over k keeps the block "
+                     "in registers, and so does step 10's, which is step 9's kernel with other copies. On a CPU "
+                     f"through PoCL, as these kernels are written, the path ends at step {number(best)} by the "
+                     "steps' ideas; written so that PoCL keeps the block in registers, the register blocks would pay "
+                     "there too.")
         out.append(text)
-    return ("\n\n".join(out) + "\n") if out else "On every recorded device the later steps get back above the earlier ones.\n"
+    return (("\n\n".join(out) + "\n") if out
+            else "On every recorded device the later steps get back above the earlier ones through their ideas.\n")
 
 
 def neighbours_snippet(results):
@@ -333,11 +416,12 @@ def neighbours_snippet(results):
 
 
 def render(ctx):
+    attribution = Attribution.of(ctx)
     for s in ctx.steps:
-        write(os.path.join(ctx.out, f"{s.page}_gain.md"), gain_snippet(ctx.steps, s, ctx.results))
-    write(os.path.join(ctx.out, "path.md"), path_snippet(ctx.steps, ctx.results, ctx.docs_dir))
+        write(os.path.join(ctx.out, f"{s.page}_gain.md"), gain_snippet(ctx.steps, s, ctx.results, attribution))
+    write(os.path.join(ctx.out, "path.md"), path_snippet(ctx.steps, ctx.results, ctx.docs_dir, attribution))
     write(os.path.join(ctx.out, "results_summary.md"), devices_snippet(ctx.results))
-    write(os.path.join(ctx.out, "results_headline.md"), headline_snippet(ctx.results))
+    write(os.path.join(ctx.out, "results_headline.md"), headline_snippet(ctx.results, ctx.steps, attribution))
     write(os.path.join(ctx.out, "results_details.md"), details_snippet(ctx.results))
     write(os.path.join(ctx.out, "odd_sizes.md"), neighbours_snippet(ctx.results))
-    write(os.path.join(ctx.out, "verdict.md"), verdict_snippet(ctx.results))
+    write(os.path.join(ctx.out, "verdict.md"), verdict_snippet(ctx.results, ctx.steps, attribution))

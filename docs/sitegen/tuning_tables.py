@@ -119,34 +119,64 @@ def padding_snippet(results, steps, tuning_dir, ptxas):
 VARIANT_FILE = re.compile(r"(.+)-(plain|unroll|prefetch)\.csv$")
 
 
+def grid_best(files, step_name, keys, size=None):
+    """The fastest row of each kind (the values of `keys`) of a step in tuning files, {kind: (row,
+    file name)}: the grids at one size (a file's rows of the step at several sizes, such as the
+    reference rows of step 8 beside step 9's sweep, are not ranked with them), the kernel as it is
+    (not a variant of bench/variants.py); only at `size` where one is given. The table of kinds and
+    the sentence that quotes their count (step 4's) both take them from here, so they count alike."""
+    best = {}
+    for t in files:
+        m = VARIANT_FILE.match(t.name)
+        if m and m.group(2) != "plain":
+            continue
+        if len({row["_size"] for row in t.rows if row["step"] == step_name}) > 1:
+            continue
+        for row in t.rows:
+            if row["step"] != step_name or (size and row["_size"] != size):
+                continue
+            key = tuple(row["_params"].get(k) for k in keys)
+            if key not in best or row["_gflops"] > best[key][0]["_gflops"]:
+                best[key] = (row, t.name)
+    return best
+
+
+def recorded_elsewhere(results, files):
+    """For tuning files measured on a device that no results file was recorded on: the sentence
+    that says so and names the recorded devices of the same platform, with their headline sizes
+    (a reader compares the table with the sweep beside it otherwise)."""
+    platforms = {p for t in files for p, _ in t.device}
+    same = [r for r in results if r.platform in platforms]
+    dates = sorted(row["date"][:10] for t in files for row in t.rows)
+    sizes = sorted({row["_size"] for t in files for row in t.rows}, key=lambda s: s[0] * s[1] * s[2])
+    text = (f"Measured on {dates[0]}" + (f" to {dates[-1]}" if dates[-1] != dates[0] else "")
+            + f" at {', '.join(size_short(s) for s in sizes)}, on a device that no results file here was recorded on")
+    if same:
+        text += (": not the device of " + ", ".join(f"`{r.stem}.csv` ({md_escape(r.device)}, headline size "
+                                                   f"{size_short(r.headline)})" for r in same)
+                 + ", so read its rates against each other, not against that file's")
+    return text + "."
+
+
 def tuning_grid_snippet(results, tuning, step_name, keys, title, limit=10):
-    """The tuning runs of one step on each device, the fastest measurement of each value of `keys`:
-    the grids at one size (a run of the step over several sizes, such as the reference rows of step 8
-    beside step 9's sweep, is not ranked with them: tuning_step06.md and tuning_step09.md show those)."""
+    """The tuning runs of one step on each device, the fastest measurement of each value of `keys`
+    (grid_best())."""
     out = []
+    recorded = {(r.platform, r.device) for r in results}
     for label, device, files in device_groups(results, tuning):
-        best = {}
-        for t in files:
-            m = VARIANT_FILE.match(t.name)
-            if m and m.group(2) != "plain":  # a variant of the kernel (bench/variants.py), not the step
-                continue
-            if len({row["_size"] for row in t.rows if row["step"] == step_name}) > 1:
-                continue
-            for row in t.rows:
-                if row["step"] != step_name:
-                    continue
-                P = row["_params"]
-                key = tuple(P.get(k) for k in keys)
-                if key not in best or row["_gflops"] > best[key][0]["_gflops"]:
-                    best[key] = (row, t.name)
+        best = grid_best(files, step_name, keys)
         if not best:
             continue
         runs = sorted({name for _, name in best.values()})
-        out.append(f"**{md_escape(label)}**, {md_escape(device)}: {title}, the fastest combination for each "
-                   f"({', '.join(keys)}) over the tuning runs `bench/tuning/{{{', '.join(runs)}}}` "
-                   "(measured without verification, except each run's best; all at the size shown):\n")
+        kinds = f"({', '.join(keys)})"
+        out.append(f"**{md_escape(label)}**" + (f", {md_escape(device)}" if device != label else "")
+                   + f": {title}, the fastest combination for each {kinds} over the tuning runs "
+                   f"`bench/tuning/{{{', '.join(runs)}}}` "
+                   "(measured without verification, except each run's best; all at the size shown)."
+                   + ("" if any(t.device <= recorded for t in files) else " " + recorded_elsewhere(results, files))
+                   + "\n")
         if len(best) > limit:
-            out.append(f"The fastest {limit} of the {len(best)} kinds measured:\n")
+            out.append(f"The fastest {limit} of the {len(best)} kinds {kinds} measured:\n")
             out.insert(-1, "")
         out.append("| " + " | ".join(keys) + " | GFLOPS | size | other parameters | run |")
         out.append("|" + "---:|" * len(keys) + "---:|---|---|---|")
@@ -320,6 +350,11 @@ def tiles_by_size_table(r, t, step_name):
     return out
 
 
+# The kinds of tile the tables of tuning runs rank (tuning_step04.md) and the sentence on step 4 counts
+STEP3_KINDS = ("TS", "WIDTH")
+STEP4_KINDS = ("TSM", "TSN", "TSK", "WIDTH")
+
+
 def step4_vs_step3_snippet(results, tuning, steps):
     """Why step 4 can be slower than step 3: its sgemm kernel alone, the transpose's time, and the
     best rate of each step in the tuning runs."""
@@ -343,14 +378,6 @@ def step4_vs_step3_snippet(results, tuning, steps):
                 f"{fmt_gflops(2.0 * m * n * k / (sg * 1e6))} GFLOPS ({fmt_ratio(2.0 * m * n * k / (sg * 1e6) / g3)} "
                 "step 3)")
         files = tuning_for(tuning, r)
-        best = {}
-        for t in files:
-            for tr_row in t.rows:
-                if tr_row["step"] in (s3.name, s4.name) and tr_row["_size"] == r.headline:
-                    b = best.get(tr_row["step"])
-                    if b is None or tr_row["_gflops"] > b[0]["_gflops"]:
-                        best[tr_row["step"]] = (tr_row, t.name)
-                    best.setdefault(tr_row["step"] + "#", set()).add(tr_row["params"])
         p3 = r.params(s3.name)
         same = [(x, t.name) for t in files for x in t.rows
                 if x["step"] == s4.name and x["_size"] == r.headline and p3.get("TS")
@@ -360,12 +387,16 @@ def step4_vs_step3_snippet(results, tuning, steps):
             x, name = max(same, key=lambda y: y[0]["_gflops"])
             line += (f". With step 3's own tile, {md_escape(x['params'])} (`{name}`), step 4 measured "
                      f"{fmt_gflops(x['_gflops'])} GFLOPS")
-        if s3.name in best and s4.name in best:
-            b3, b4 = best[s3.name], best[s4.name]
-            line += (f". In the tuning runs at this size, the fastest of {len(best[s4.name + '#'])} step-4 combinations "
-                     f"({md_escape(b4[0]['params'])}, `{b4[1]}`) measured {fmt_gflops(b4[0]['_gflops'])} GFLOPS, "
-                     f"{fmt_ratio(b4[0]['_gflops'] / b3[0]['_gflops'])} the fastest step-3 combination "
-                     f"({md_escape(b3[0]['params'])}, `{b3[1]}`, {fmt_gflops(b3[0]['_gflops'])} GFLOPS)")
+        kinds4 = grid_best(files, s4.name, STEP4_KINDS, r.headline)
+        kinds3 = grid_best(files, s3.name, STEP3_KINDS, r.headline)
+        if kinds3 and kinds4:
+            b4 = max(kinds4.values(), key=lambda b: b[0]["_gflops"])
+            b3 = max(kinds3.values(), key=lambda b: b[0]["_gflops"])
+            line += (f". In the tuning runs at this size, the fastest of the {len(kinds4)} kinds of step-4 tile "
+                     f"({', '.join(STEP4_KINDS)}) measured, {md_escape(b4[0]['params'])} in `{b4[1]}`, ran at "
+                     f"{fmt_gflops(b4[0]['_gflops'])} GFLOPS, {fmt_ratio(b4[0]['_gflops'] / b3[0]['_gflops'])} the "
+                     f"fastest step-3 combination ({md_escape(b3[0]['params'])}, `{b3[1]}`, "
+                     f"{fmt_gflops(b3[0]['_gflops'])} GFLOPS)")
         out.append(line + ".")
     return ("\n".join(out) + "\n") if out else "No results file has verified runs of steps 3 and 4 at its headline size.\n"
 
@@ -1240,7 +1271,7 @@ def render(ctx):
         "padding_waves.md": padding_snippet(r, ctx.steps, ctx.tuning_dir, ctx.ptxas),
         "step04_vs_step03.md": step4_vs_step3_snippet(r, t, ctx.steps),
         "transpose_tile.md": transpose_snippet(r, t),
-        "tuning_step04.md": tuning_grid_snippet(r, t, "kernel04_transpose", ["TSM", "TSN", "TSK", "WIDTH"], "step 4"),
+        "tuning_step04.md": tuning_grid_snippet(r, t, "kernel04_transpose", list(STEP4_KINDS), "step 4"),
         "tuning_step05.md": tuning_grid_snippet(r, t, "kernel05_register_blocking", ["WPTM", "WPTN", "WIDTH"],
                                                 "step 5"),
         "tuning_step06.md": tiles_by_size_snippet(r, t, "kernel06_padding"),

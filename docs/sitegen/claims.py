@@ -1,0 +1,442 @@
+"""What the pages say, against the recorded data and against the tables beside it: the checks of
+the test docs.claims (docs/tests/test_claims.py), which reads the pages as a reader does, each
+docs/*.md with its generated snippets (\\includedoc) and measured figures (\\measured_...) put in.
+
+  - marked_gains: a gain that is not its step's idea (attribution.py) is marked so in every table
+    and sentence that shows it: the main page's table (path.md), the results tables
+    (results_headline.md) and the step's own sentences (stepNN_gain.md);
+  - denials: where a step's page says in prose that its gain on a kind of device is not the idea's
+    ("not split-K's", "not the idea's", "not because of warp tiling"), the main page's table marks
+    that device's gain for that step too: the prose and the table cannot tell two stories;
+  - gain_figures: each step's gain quoted in its sentences (stepNN_gain.md, "**2.82x** step 8's")
+    is the gain the tables show for that device and step;
+  - counts: within a page, every count of the kinds or combinations measured that is quoted for
+    one device ("the fastest of 43 kinds", "10 of the 43 kinds measured") is the same number;
+  - universal claims: a sentence that claims something of "every device", "every recorded
+    device", "every size" or "at every" and compares (faster, slower, above, below, gain, lose, get
+    back, agree) must be one of CLAIMS, whose test against the data it passes. A new claim of
+    that kind fails the test until a test of it is added here: no sentence about every device or
+    every size stands unchecked.
+Each check returns a list of problems, one line each, naming the page.
+"""
+import glob
+import os
+import re
+
+from . import tables, tuning_tables
+from .common import fmt_ratio, previous_step
+
+UNIVERSAL = re.compile(r"\b(every (?:recorded )?devices?|every (?:square )?sizes?|every device we recorded"
+                       r"|at every (?:size|square|device|recorded|run|other|one)\w*)\b", re.I)
+COMPARES = re.compile(r"\b(faster|slower|gains?|gained|loses?|lose|gets? back|agrees?"
+                      r"|(?:stays?|is|are) (?:above|below))\b", re.I)
+# The pages that quote the recorded data (the others say how the tools work)
+DATA_PAGES = re.compile(r"(mainpage|step\d\d|lab\d\d|results)\.md$")
+DENIAL = re.compile(r"\bnot (?:the idea(?:'s)?|this step's idea|its idea|because of [\w -]+)|\bis not [\w-]+'s\b")
+CPU_WORDS = re.compile(r"\b(CPU|CPUs|PoCL)\b")
+GPU_WORDS = re.compile(r"\b(GPU|GPUs|H100|H200|NVIDIA)\b")
+POCL = "Portable Computing Language"
+
+
+# --- reading the pages as the reader sees them ----------------------------------------------------
+
+def aliases(gen_dir):
+    """{name: value} of the measured figures (prose_figures.doxy)."""
+    path = os.path.join(gen_dir, "prose_figures.doxy")
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        return dict(re.findall(r'ALIASES \+= "(\w+)=([^"]*)"', f.read()))
+
+
+def expand(text, gen_dir, figures=None):
+    """A page's Markdown with each \\includedoc'd snippet put in its place and each \\measured_
+    figure replaced by its value."""
+    def snippet(m):
+        path = os.path.join(gen_dir, m.group(1))
+        if not os.path.exists(path):
+            return ""
+        with open(path, encoding="utf-8") as f:
+            return "\n\n" + f.read() + "\n\n"
+    text = re.sub(r"\\includedoc\s+(\S+)", snippet, text)
+    figures = aliases(gen_dir) if figures is None else figures
+    return re.sub(r"\\(measured_\w+)", lambda m: figures.get(m.group(1), m.group(0)), text)
+
+
+def read_pages(docs_dir, gen_dir):
+    """{page file name: its text as read} for the site's pages (docs/*.md)."""
+    figures = aliases(gen_dir)
+    out = {}
+    for path in sorted(glob.glob(os.path.join(docs_dir, "*.md"))):
+        with open(path, encoding="utf-8") as f:
+            out[os.path.basename(path)] = expand(f.read(), gen_dir, figures)
+    return out
+
+
+def sentences(text):
+    """The sentences of a page's prose: tables, code and HTML tags left out."""
+    text = re.sub(r"```.*?```", " ", text, flags=re.S)
+    text = re.sub(r"<[^>]+>", " ", text)
+    blocks = []
+    for block in re.split(r"\n\s*\n|\n(?=\s*(?:- |\d+\. |\\section|\\subsection))", text):
+        lines = [line for line in block.splitlines() if not line.lstrip().startswith("|")]
+        if lines:
+            blocks.append(" ".join(line.strip() for line in lines))
+    out = []
+    for block in blocks:
+        out += [s.strip() for s in re.split(r"(?<=[.!?])\s+(?=[A-Z*\\`])", block) if s.strip()]
+    return out
+
+
+def read(gen_dir, name):
+    path = os.path.join(gen_dir, name)
+    if not os.path.exists(path):
+        return ""
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def path_cells(gen_dir):
+    """The main page's table (path.md): {(device label, step number): cell}."""
+    lines = [line for line in read(gen_dir, "path.md").splitlines() if line.startswith("|")]
+    if not lines:
+        return {}
+    heads = [c.strip() for c in lines[0].strip("|").split("|")]
+    labels = {i: h.split(":")[0] for i, h in enumerate(heads) if h.endswith("GFLOPS (vs previous)")}
+    out = {}
+    for line in lines[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        m = re.match(r"(\d+):", cells[0])
+        if m:
+            for i, label in labels.items():
+                out[label, int(m.group(1))] = cells[i]
+    return out
+
+
+def headline_cells(gen_dir):
+    """The results tables (results_headline.md): {(device label, program): its 'vs previous step' cell}."""
+    out, label = {}, None
+    for line in read(gen_dir, "results_headline.md").splitlines():
+        m = re.search(r"\*\*([^*]+)\*\*: ", line)
+        if m and not line.startswith("|") and not line.lstrip().startswith("-"):
+            label = m.group(1).replace("\\", "")
+        elif line.startswith("| `") and label:
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            out[label, cells[0].strip("`")] = cells[2]
+    return out
+
+
+def gain_lines(gen_dir, step):
+    """A step's sentences (stepNN_gain.md): {device label: its line}."""
+    out = {}
+    for line in read(gen_dir, f"{step.page}_gain.md").splitlines():
+        m = re.match(r"- \*\*([^*]+)\*\*", line)
+        if m:
+            out[m.group(1).replace("\\", "")] = line
+    return out
+
+
+# --- the checks ------------------------------------------------------------------------------------
+
+def marked_gains(gen_dir, results, steps, attribution):
+    problems = []
+    cells, head = path_cells(gen_dir), headline_cells(gen_dir)
+    for r in results:
+        for s in steps:
+            reason = attribution.not_idea(r, s)
+            if not reason:
+                continue
+            prev = previous_step(steps, s)
+            ratio = fmt_ratio(r.gflops(s.name) / r.gflops(prev.name))
+            what = f"{r.stem}, step {s.number} ({ratio}) is not the step's idea ({reason})"
+            if "not its idea" not in cells.get((r.stem, s.number), ""):
+                problems.append(f"path.md: {what}, but the main page's table shows it as the step's gain: "
+                                f"'{cells.get((r.stem, s.number))}'")
+            if "not its idea" not in head.get((r.stem, s.name), ""):
+                problems.append(f"results_headline.md: {what}, but the table shows it as the step's gain: "
+                                f"'{head.get((r.stem, s.name))}'")
+            if "not this step's idea" not in gain_lines(gen_dir, s).get(r.stem, ""):
+                problems.append(f"{s.page}_gain.md: {what}, but the step's page quotes it as the step's gain")
+    return problems
+
+
+def denials(pages, gen_dir, results, steps):
+    """Prose that says a step's gain on a kind of device is not its idea, against the main table."""
+    problems = []
+    cells = path_cells(gen_dir)
+    for s in steps:
+        text = pages.get(f"{s.page}.md")
+        if not text:
+            continue
+        for sentence in sentences(text):
+            if not DENIAL.search(sentence):
+                continue
+            kinds = [k for k, words in (("cpu", CPU_WORDS), ("gpu", GPU_WORDS)) if words.search(sentence)]
+            for r in results:
+                kind = "cpu" if POCL in r.platform else "gpu"
+                cell = cells.get((r.stem, s.number), "")
+                if kind not in kinds or not re.search(r"\((\d+\.\d+)x", cell) or "(1.00x" in cell:
+                    continue
+                if "not its idea" not in cell:
+                    problems.append(f"{s.page}.md says of the {kind.upper()} that the gain is not the step's idea "
+                                    f"('{sentence[:160]}'), but the main page's table shows {r.stem}'s {cell} for "
+                                    f"step {s.number} as its gain")
+    return problems
+
+
+def gain_figures(gen_dir, results, steps):
+    problems = []
+    cells, head = path_cells(gen_dir), headline_cells(gen_dir)
+    for s in steps[1:]:
+        for label, line in gain_lines(gen_dir, s).items():
+            m = re.search(r"\*\*(\d+\.\d+x)\*\* step \d+'s", line)
+            if not m:
+                continue
+            table = re.search(r"\((\d+\.\d+x)", cells.get((label, s.number), ""))
+            if table and table.group(1) != m.group(1):
+                problems.append(f"{s.page}_gain.md: {label}, step {s.number}: the sentence says {m.group(1)}, the main "
+                                f"page's table {table.group(1)}")
+            h = re.match(r"(\d+\.\d+x)", head.get((label, s.name), ""))
+            if h and h.group(1) != m.group(1):
+                problems.append(f"{s.page}_gain.md: {label}, step {s.number}: the sentence says {m.group(1)}, the "
+                                f"results table {h.group(1)}")
+    return problems
+
+
+# A paragraph or list item that starts with a name in bold starts that device's part of a page
+LABEL = re.compile(r"\s*(?:- |<div class=\"para\">)?\*\*([^*]+)\*\*")
+
+
+def paragraphs(text):
+    return re.split(r"\n\s*\n|\n(?=\s*- )", text)
+
+
+def foreign_devices(pages, results, tuning):
+    """A table of tuning runs (a paragraph naming bench/tuning/) under the name of a device that no
+    results file was recorded on must say so: a reader takes it for the recorded device's."""
+    recorded = {r.device for r in results}
+    foreign = {device for t in tuning for _, device in t.device} - recorded
+    problems = []
+    for name, text in pages.items():
+        for block in paragraphs(text):
+            m = LABEL.match(block)
+            if m and "bench/tuning/" in block and m.group(1).replace("\\", "") in foreign \
+                    and not re.search(r"\bdevice that no results file here was recorded on\b", block):
+                problems.append(f"{name}: tuning runs of {m.group(1)}, a device no results file here was recorded "
+                                "on, shown without saying so (nor which recorded device and size it is not)")
+    return problems
+
+
+# "every figure ... rendered from docs/results/" where the site renders from bench/tuning/ too
+SOURCES = re.compile(r"\b(?:every|all|no) (?:figure|number|table)s?\b[^.]*?`?docs/results/?`?", re.I)
+
+
+def sources_claims(pages, tuning):
+    """A sentence that gives docs/results/ as the source of every figure, while tables come from the
+    tuning records (bench/tuning/) too."""
+    if not tuning:
+        return []
+    return [f"{name}: '{s[:160]}' names docs/results/ as the source of every figure, but the site renders tables "
+            "from bench/tuning/ too" for name, text in pages.items() for s in sentences(text)
+            if SOURCES.search(s) and "bench/tuning" not in s]
+
+
+COUNT = re.compile(r"\bof (?:the )?(\d+) (?:kinds|(?:[\w-]+ )?combinations)\b")
+
+
+def counts(pages):
+    """Counts of what was measured, per device (the name in bold that starts its paragraphs) within
+    a page, must agree."""
+    problems = []
+    for name, text in pages.items():
+        found, label = {}, None
+        for block in paragraphs(text):
+            m = LABEL.match(block)
+            if m:
+                label = m.group(1).replace("\\", "")
+            for c in COUNT.finditer(re.sub(r"<[^>]+>", "", block)):
+                if label:
+                    found.setdefault(label, {}).setdefault(int(c.group(1)), c.group(0))
+        for label, got in found.items():
+            if len(got) > 1:
+                problems.append(f"{name}: {label}: the counts of what was measured disagree: "
+                                + "; ".join(f"'{v}'" for v in got.values()))
+    return problems
+
+
+# --- universal claims and their tests ---------------------------------------------------------------
+
+class Data:
+    """What the tests of CLAIMS read."""
+
+    def __init__(self, results, tuning, steps, defaults, attribution, gen_dir):
+        self.results, self.tuning, self.steps, self.defaults = results, tuning, steps, defaults
+        self.attribution, self.gen_dir = attribution, gen_dir
+
+    def step(self, number):
+        return next(s for s in self.steps if s.number == number)
+
+    def cpu(self):
+        return [r for r in self.results if POCL in r.platform]
+
+    def gpus(self):
+        return [r for r in self.results if POCL not in r.platform]
+
+
+def ratios(r, a, b, min_size=0, verified_only=True):
+    """{size: rate of step a / rate of step b} at every size of r where both ran."""
+    out = {}
+    for s in r.sizes:
+        if s[0] < min_size:
+            continue
+        ga, va = r.measured(a.name, s)
+        gb, vb = r.measured(b.name, s)
+        if ga and gb and (va and vb or not verified_only):
+            out[s] = ga / gb
+    return out
+
+
+def later_steps_get_back(d):
+    """'On every recorded device the later steps get back above the earlier ones [through their
+    ideas]': no device where the steps after the fastest one stay below it, or pass it only through
+    gains that are not their ideas (tables.stall)."""
+    bad = [r.stem for r in d.results if tables.stall(r, d.steps, d.attribution)]
+    return f"not on {', '.join(bad)}: the verdict's stall" if bad else None
+
+
+def step7_slower_on_cpu(d):
+    bad = [f"{r.stem} at {s}: {x:.2f}x" for r in d.cpu() for s, x in ratios(r, d.step(7), d.step(6)).items() if x >= 1]
+    return "; ".join(bad) or (None if d.cpu() else "no CPU file")
+
+
+def step8_not_faster_everywhere(d):
+    slower = [s for r in d.gpus() for s, x in ratios(r, d.step(8), d.step(7)).items() if x < 1]
+    return None if slower else "step 8 is faster than step 7 at every size of the GPU sweeps"
+
+
+def step10_faster_from_4095(d):
+    bad = [f"{r.stem} at {s[0]}: {x:.3f}x" for r in d.gpus()
+           for s, x in ratios(r, d.step(10), d.step(9), 4095, verified_only=False).items() if x <= 1]
+    return "; ".join(bad) or None
+
+
+def alone(d, number):
+    """{ablation file: configurations (tuning_tables.alone_configs)} for step `number`."""
+    step = d.step(number)
+    prev = previous_step(d.steps, step)
+    out = {}
+    for t in d.tuning:
+        if tuning_tables.ALONE_FILE.match(t.name):
+            c = tuning_tables.alone_configs(t, prev, step, d.defaults)
+            if c:
+                out[t.name] = c
+    return out
+
+
+def double_buffering_alone_faster(d):
+    bad = []
+    for name, c in alone(d, 7).items():
+        base, idea = c.get("step 6, its defaults", {}), c.get("step 7 with step 6's parameters", {})
+        for size, rows in idea.items():
+            a = tuning_tables.median([r["_gflops"] for r in rows])
+            b = tuning_tables.median([r["_gflops"] for r in base.get(size, [])] or [float("inf")])
+            if a <= b:
+                bad.append(f"{name} at {size[0]}: {a:.0f} against {b:.0f}")
+    return "; ".join(bad) or None
+
+
+def runs19_agree_within_a_percent(d):
+    runs = alone(d, 8)
+    a, b = runs.get("nvidia-h100-run19-ablation.csv"), runs.get("nvidia-h100-run19b-ablation.csv")
+    if not a or not b:
+        return "runs 19 and 19b are not both recorded"
+    bad = []
+    for label in a:
+        for size in a[label]:
+            if label in b and size in b[label]:
+                x = tuning_tables.median([r["_gflops"] for r in a[label][size]])
+                y = tuning_tables.median([r["_gflops"] for r in b[label][size]])
+                if abs(x - y) / min(x, y) >= 0.01:
+                    bad.append(f"{label} at {size[0]}: {x:.0f} and {y:.0f}")
+    return "; ".join(bad) or None
+
+
+def run14_host_fastest(d):
+    """Run 14: at every size, the host's choice (the first row of step 9 there) is the configuration
+    whose fastest row is the fastest."""
+    t = next((t for t in d.tuning if t.name == "nvidia-h100-run14-split-rows.csv"), None)
+    if not t:
+        return "run 14 is not recorded"
+    bad = []
+    for size in sorted({r["_size"] for r in t.rows if r["step"] == "kernel09_split_k"}):
+        rows = [r for r in t.rows if r["step"] == "kernel09_split_k" and r["_size"] == size]
+        config = lambda r: (r["_params"].get("SLICES"), r["_params"].get("SPLIT_ROWS"))  # noqa: E731
+        best = max(rows, key=lambda r: r["_gflops"])
+        if config(rows[0]) != config(best):
+            bad.append(f"{'x'.join(map(str, size))}: the host chose {config(rows[0])}, {config(best)} was fastest")
+    return "; ".join(bad) or None
+
+
+def run21_smaller_blocks_lose(d):
+    """'From 1024 up, the smaller blocks gain under one percent at one size (2048) and lose at every
+    other': the column 'its rate' of step10_blocks.md, the table the sentence reads."""
+    gains, bad = [], []
+    for line in read(d.gen_dir, "step10_blocks.md").splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) < 4 or not re.match(r"\d+(x\d+x\d+)?$", cells[0]):
+            continue
+        if int(cells[0].split("x")[0]) < 1024:
+            continue
+        rate = float(cells[3].rstrip("x"))
+        if rate > 1:
+            gains.append((cells[0], rate))
+    if [g[0] for g in gains] != ["2048"] or gains[0][1] >= 1.01:
+        bad.append(f"the sizes where a smaller block gains: {gains}")
+    return "; ".join(bad) or None
+
+
+def describes_the_pages(d):
+    return None
+
+
+# (pattern of the sentence, its test: None when the data bear it out, else what contradicts it)
+CLAIMS = [
+    (r"On every recorded device the later steps get back above the earlier ones", later_steps_get_back),
+    (r"On the CPU, through PoCL, step 7 is slower at every size", step7_slower_on_cpu),
+    (r"step 8 is not faster at every size", step8_not_faster_everywhere),
+    (r"On both GPUs step 10 is slightly faster than step 9 at every size from 4095 up", step10_faster_from_4095),
+    (r"Double buffering alone, with step 6's tile and block, is faster than step 6 at every size of the runs",
+     double_buffering_alone_faster),
+    (r"Runs 19 and 19b, on two different H100s, agree to within a percent at every size",
+     runs19_agree_within_a_percent),
+    (r"the host chose the configuration that measured fastest at every size", run14_host_fastest),
+    (r"From 1024 up, the smaller blocks gain under one percent at one size \(2048\) and lose at every other",
+     run21_smaller_blocks_lose),
+    # what a page shows, not a claim about the data
+    (r"what it gained on every device we recorded", describes_the_pages),
+    (r"^Step \d+ (?:on|against) (?:step \d+ at )?every (?:recorded device|(?:square )?size)", describes_the_pages),
+    (r"step \d+ against step \d+ at every size of each recorded sweep:$", describes_the_pages),
+    (r"where a step's page compares it with the step before at every size", describes_the_pages),
+    # a pitfall's warning, of any run
+    (r"would look faster than it is at every size that needs them", describes_the_pages),
+]
+
+
+def universal_claims(pages, data):
+    problems = []
+    for name, text in pages.items():
+        if not DATA_PAGES.match(name):
+            continue
+        for sentence in sentences(text):
+            if not (UNIVERSAL.search(sentence) and COMPARES.search(sentence)):
+                continue
+            known = [(p, test) for p, test in CLAIMS if re.search(p, sentence)]
+            if not known:
+                problems.append(f"{name}: a claim about every device or size that no test in docs/sitegen/claims.py "
+                                f"checks against the data: '{sentence[:200]}'")
+                continue
+            for pattern, test in known:
+                wrong = test(data)
+                if wrong:
+                    problems.append(f"{name}: '{sentence[:160]}' is not what the data say: {wrong}")
+    return problems

@@ -1,0 +1,132 @@
+"""docs.claims: what the pages say against the recorded data and the tables beside it
+(docs/sitegen/claims.py says what each check is). Renders the tables and sentences from the
+committed records (docs/results/, bench/tuning/) into a scratch directory, reads every page of
+docs/ as a reader sees it, and runs every check; then shows that each check catches its kind of
+defect, on the same pages with one defect put in:
+  - a gain that is not its step's idea shown in the main table without its mark;
+  - a step page that says its gain on the CPU is not the idea's, beside a table that shows it as one;
+  - a gain in a step's sentence that differs from the table's;
+  - two counts of the kinds measured for one device on one page;
+  - a table of tuning runs on a device no results file was recorded on, not saying so;
+  - a sentence that gives docs/results/ as the source of every figure;
+  - a claim about every size that no test checks, and one that the data contradict.
+Usage: test_claims.py SOURCE_DIR [GEN_DIR DOCS_DIR]
+With GEN_DIR and DOCS_DIR, checks those pages and generated snippets instead (e.g. an older tree's,
+rendered by its own docs/render.py), with this tree's records, and skips the demonstrations."""
+import os
+import re
+import shutil
+import sys
+import tempfile
+import types
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from sitegen import claims, prose, tables, tuning_tables  # noqa: E402
+from sitegen.attribution import Attribution  # noqa: E402
+from sitegen.cli import Context  # noqa: E402
+
+source = sys.argv[1]
+args = types.SimpleNamespace(source=source, out=None, gnuplot="gnuplot",
+                             results=os.path.join(source, "docs", "results"), tuning=None)
+
+
+def check(ctx, gen_dir, docs_dir):
+    attribution = Attribution.of(ctx)
+    pages = claims.read_pages(docs_dir, gen_dir)
+    data = claims.Data(ctx.results, ctx.tuning, ctx.steps, ctx.defaults, attribution, gen_dir)
+    return (claims.marked_gains(gen_dir, ctx.results, ctx.steps, attribution)
+            + claims.denials(pages, gen_dir, ctx.results, ctx.steps)
+            + claims.gain_figures(gen_dir, ctx.results, ctx.steps)
+            + claims.counts(pages)
+            + claims.foreign_devices(pages, ctx.results, ctx.tuning)
+            + claims.sources_claims(pages, ctx.tuning)
+            + claims.universal_claims(pages, data))
+
+
+if len(sys.argv) > 3:
+    args.out = sys.argv[2]
+    ctx = Context(args)
+    problems = check(ctx, sys.argv[2], sys.argv[3])
+    for p in problems:
+        print(f"FAILED: {p}")
+    print(f"docs.claims: {len(problems)} problems in {sys.argv[3]} with {sys.argv[2]}")
+    sys.exit(1 if problems else 0)
+
+failures = []
+with tempfile.TemporaryDirectory() as tmp:
+    gen = os.path.join(tmp, "gen")
+    os.makedirs(gen)
+    args.out = gen
+    ctx = Context(args)
+    tables.render(ctx)
+    tuning_tables.render(ctx)
+    prose.render(ctx)
+    docs = os.path.join(source, "docs")
+    problems = check(ctx, gen, docs)
+    for p in problems:
+        failures.append(p)
+
+    # Each check catches its kind: the same pages and snippets, one defect put in each time
+    def defect(what, expect, edit_gen=None, page=None):
+        """Copies the pages and snippets, lets edit_gen(gen dir) change a snippet or adds `page`
+        (name, text), and expects a problem containing `expect`."""
+        d = os.path.join(tmp, "defect")
+        shutil.rmtree(d, ignore_errors=True)
+        shutil.copytree(gen, os.path.join(d, "gen"))
+        os.makedirs(os.path.join(d, "docs"))
+        for name in os.listdir(docs):
+            if name.endswith(".md"):
+                shutil.copy(os.path.join(docs, name), os.path.join(d, "docs"))
+        if edit_gen:
+            edit_gen(os.path.join(d, "gen"))
+        if page:
+            with open(os.path.join(d, "docs", page[0]), "a", encoding="utf-8") as f:
+                f.write("\n\n" + page[1] + "\n")
+        got = check(ctx, os.path.join(d, "gen"), os.path.join(d, "docs"))
+        if not any(expect in p for p in got):
+            failures.append(f"{what}: not caught (expected a problem with '{expect}'; got {got})")
+
+    def unmark(gen_dir):
+        path = os.path.join(gen_dir, "path.md")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace(", not its idea<sup>", "<sup>"))
+
+    def other_gain(gen_dir):
+        step = next(s for s in ctx.steps if s.number == 3)
+        path = os.path.join(gen_dir, f"{step.page}_gain.md")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        with open(path, "w", encoding="utf-8") as f:  # "**1.86x** step 2's" becomes "**1.861x** step 2's"
+            f.write(re.sub(r"\*\*(\d+\.\d+)x\*\* step 2's", r"**\g<1>1x** step 2's", text, count=1))
+    marked = any(a for a in (Attribution.of(ctx).not_idea(r, s) for r in ctx.results
+                             for s in ctx.steps))
+    if marked:
+        defect("an unmarked gain that is not the step's idea", "main page's table shows it as the step's gain",
+               edit_gen=unmark)
+        defect("a denial in prose beside an unmarked table", "that the gain is not the step's idea",
+               edit_gen=unmark)
+    else:
+        failures.append("no recorded gain is judged not its step's idea: the first two demonstrations need one")
+    defect("a gain in a sentence that is not the table's", "the sentence says", edit_gen=other_gain)
+    label = ctx.results[0].stem
+    defect("two counts of the kinds measured", "the counts of what was measured disagree",
+           page=("step04.md", f"**{label}**: the fastest of 46 step-4 combinations, and the fastest 10 of the 43 "
+                              "kinds measured."))
+    foreign = sorted({d for t in ctx.tuning for _, d in t.device} - {r.device for r in ctx.results})[0]
+    defect("a tuning table of a device no results file was recorded on, not said", "shown without saying so",
+           page=("step05.md", f"**{foreign}**: step 5, the fastest combination over `bench/tuning/x.csv`."))
+    defect("every figure from docs/results/", "names docs/results/ as the source of every figure",
+           page=("results.md", "Every figure in it is rendered from the CSV files in `docs/results/` when the site "
+                               "is built."))
+    defect("an unchecked claim about every size", "no test in docs/sitegen/claims.py checks",
+           page=("step05.md", "On the GPUs step 5 is faster than step 4 at every size."))
+    defect("a claim the data contradict", "is not what the data say",
+           page=("mainpage.md", "On every recorded device the later steps get back above the earlier ones."))
+
+for f in failures:
+    print(f"FAILED: {f}")
+print("docs.claims:", f"{len(failures)} failures" if failures else
+      "the pages agree with the data and with their tables, and each check catches its kind of defect")
+sys.exit(1 if failures else 0)
