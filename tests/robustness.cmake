@@ -213,7 +213,7 @@ endforeach()
 # Under an address-space limit the inaccessible pages shrink to 64 KiB: the report says how far
 # they reach and that a stray access farther away is not caught (it once said "an access faults").
 # Two PoCL threads, so that the driver's share of the limit is the same on every machine.
-gemm_robust(memory.ulimit_guards_reach ulimit 2000000 --
+gemm_robust(memory.ulimit_guards_reach ulimit-pocl 2000000 --
             0 "guards +at least 16384 floats .*beyond them only 64 KiB of inaccessible pages \\(16384 floats. an address-space limit is in force\\): an access there faults, one farther away may land in other memory and is not caught"
             ${N1} ${small})
 set_property(TEST memory.ulimit_guards_reach APPEND PROPERTY ENVIRONMENT POCL_MAX_PTHREAD_COUNT=2)

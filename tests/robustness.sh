@@ -16,6 +16,7 @@
 #                        or into a pipe (`done | cat`); REGEX is matched against what the loop wrote
 #                        there (the file, or what came through the pipe), each run must exit 0
 #   ulimit KB            under `ulimit -v KB` (this and the three below with PoCL as the only driver)
+#   ulimit-pocl KB       the same, skipped where the loader does not show PoCL then
 #   prlimit OPTION       under prlimit OPTION (e.g. --as=150000000, --data=50000000)
 #   limited KB           under `ulimit -v KB`, where the outcome depends on the machine's core
 #                        count: passes if COMMAND prints PASS and exits 0, or refuses with exit 2
@@ -173,12 +174,14 @@ case "$mode" in
     esac
     timeout 120 "$expect" "$code" "$regex" bash -c "$script" "$tmp/runs.csv" "$runs" "$@"
     ;;
-  ulimit)
+  ulimit | ulimit-pocl)
     address_limits_apply
     kb=$1
     shift
     code=$1 regex=$2
     shift 2
+    # ulimit-pocl: a test of what PoCL's host-memory buffers do under the limit, so PoCL must load
+    [ "$mode" = ulimit-pocl ] && require_pocl_visible "$1"
     timeout 120 "$expect" "$code" "$regex" bash -c 'ulimit -v "$0" && exec "$@"' "$kb" "$@"
     ;;
   prlimit)
