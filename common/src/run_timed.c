@@ -136,15 +136,10 @@ static void watch_runs(const gemm_run *r)
     if (limit >= 0.0) {
         snprintf(why, sizeof why, "--timeout %g", limit);
     } else {
-        const int simulator = gemm_device_checks_accesses(&r->dev);
-        limit = gemm_timeout_default(p->m, p->n, p->k, simulator);
-        if (simulator)
-            snprintf(why, sizeof why, "the default for %ldx%ldx%ld under Oclgrind: %g s + 2*M*N*K flops at %g kFLOPS; "
-                     "--timeout SECONDS sets another", p->m, p->n, p->k, GEMM_TIMEOUT_FIXED_S,
-                     GEMM_TIMEOUT_GFLOPS * 1e6 / GEMM_TIMEOUT_SIMULATOR_SLOWDOWN);
-        else
-            snprintf(why, sizeof why, "the default for %ldx%ldx%ld: %g s + 2*M*N*K flops at %g GFLOPS; --timeout "
-                     "SECONDS sets another", p->m, p->n, p->k, GEMM_TIMEOUT_FIXED_S, GEMM_TIMEOUT_GFLOPS);
+        /* none under Oclgrind (gemm_timeout_default()) */
+        limit = gemm_timeout_default(p->m, p->n, p->k, gemm_device_checks_accesses(&r->dev));
+        snprintf(why, sizeof why, "the default for %ldx%ldx%ld: %g s + 2*M*N*K flops at %g GFLOPS; --timeout "
+                 "SECONDS sets another", p->m, p->n, p->k, GEMM_TIMEOUT_FIXED_S, GEMM_TIMEOUT_GFLOPS);
     }
     gemm_watchdog_set_limit(limit, why);
     gemm_fault_install();
