@@ -490,7 +490,7 @@ def summary_lines(g, d, asked=None, device=None):
     lines.append(own + (": " + d.ownership_text(P) if d.ownership_text(P) else "") + ".")
     if g.sub_tiles:
         lines.append(f"The warp tiles, WTM x WTN = {g.sub_tiles[0][2]} x {g.sub_tiles[0][3]} elements of C, "
-                     f"{g.warp_items} work-items each, are outlined in the right panel, warp 0's shaded.")
+                     f"{g.warp_items} work-items each, are outlined in the top-right panel, warp 0's shaded.")
     if g.tiles and g.tiles[0].buffers > 1:
         b = g.tiles[0].buffers
         if g.staging == "copy":
@@ -532,7 +532,7 @@ def summary_lines(g, d, asked=None, device=None):
     if d.a_transposed:
         (_, tm), _, (_, tk) = d.tile_sizes(P)
         lines.append(f"The sgemm kernel reads A transposed, A^T (K x M, written by the transpose kernel): Asub holds a "
-                     f"TSK x TSM = {tk} x {tm} tile of A^T, k-major, that the left panel draws where it lies in A.")
+                     f"TSK x TSM = {tk} x {tm} tile of A^T, k-major, that the top-left panel draws where it lies in A.")
     if g.tiles:
         lines.append("In the tiles, a float that several of the three work-items read (a broadcast) is striped in "
                      "their colours.")
@@ -566,12 +566,14 @@ def draw(d, P, size, path, title, device=None):
     fig.text(0.01, 1 - 0.08 / h, heading, fontsize=11.5, weight="bold", va="top")
     fig.text(0.01, 1 - 0.32 / h, detail, fontsize=9, va="top", color="#333333")
     placer = drawing.Placer(fig)
+    # the axes in the order problem, tiles, block (docs/tests/test_drawings.py reads fig.axes[1]'s pixels)
     top = head + title_h
-    panel_problem(Canvas(panel(top, row_a, 0.02, 0.54), mpl, placer), v)
-    panel_block(Canvas(panel(top, row_a, 0.62, 0.36), mpl, placer), v)
-    top += row_a + title_h
+    axes = [panel(top, row_a, 0.02, 0.54), panel(top + row_a + title_h, tiles_h, 0.02, tiles_w / W),
+            panel(top, row_a, 0.62, 0.36)]
     v.line = LINE_PT / layout[0] if layout else 1.0
-    panel_tiles(Canvas(panel(top, tiles_h, 0.02, tiles_w / W), mpl, placer), v, layout)
+    panel_problem(Canvas(axes[0], mpl, placer), v)
+    panel_tiles(Canvas(axes[1], mpl, placer), v, layout)
+    panel_block(Canvas(axes[2], mpl, placer), v)
     fig.legend(handles=[mpl[3](facecolor=color, edgecolor="none", label=label) for _, color, label in ITEMS],
                loc="lower left", bbox_to_anchor=(0.005, 0.04 / h), ncol=3, fontsize=8, frameon=False,
                handlelength=1.0, columnspacing=1.2)

@@ -82,48 +82,38 @@ def _inside(a, b, slack=SLACK):
     return a[0] >= b[0] - slack and a[1] >= b[1] - slack and a[2] <= b[2] + slack and a[3] <= b[3] + slack
 
 
-def _clip_segments(segs, box):
-    """The parts of segments (N, 2, 2) inside box, by Liang-Barsky; segments wholly outside dropped."""
-    if not len(segs):
-        return segs
+def _liang_barsky(segs, box):
+    """For segments (N, 2, 2) and a box: which meet it, and the parameters t0 <= t1 along each of
+    where it enters and leaves (Liang-Barsky)."""
     p0, d = segs[:, 0, :], segs[:, 1, :] - segs[:, 0, :]
     t0, t1 = numpy.zeros(len(segs)), numpy.ones(len(segs))
-    keep = numpy.ones(len(segs), bool)
+    meets = numpy.ones(len(segs), bool)
     for axis, lo, hi in ((0, box[0], box[2]), (1, box[1], box[3])):
         for p, q in ((-d[:, axis], p0[:, axis] - lo), (d[:, axis], hi - p0[:, axis])):
             with numpy.errstate(divide="ignore", invalid="ignore"):
                 r = q / p
             parallel = p == 0
-            keep &= ~(parallel & (q < 0))
-            entering = (p < 0) & ~parallel
-            leaving = (p > 0) & ~parallel
-            t0 = numpy.where(entering, numpy.maximum(t0, r), t0)
-            t1 = numpy.where(leaving, numpy.minimum(t1, r), t1)
-    keep &= t0 <= t1
-    out = numpy.stack([p0 + t0[:, None] * d, p0 + t1[:, None] * d], axis=1)
-    return out[keep]
+            meets &= ~(parallel & (q < 0))
+            t0 = numpy.where((p < 0) & ~parallel, numpy.maximum(t0, r), t0)
+            t1 = numpy.where((p > 0) & ~parallel, numpy.minimum(t1, r), t1)
+    return meets & (t0 <= t1), t0, t1
+
+
+def _clip_segments(segs, box):
+    """The parts of segments (N, 2, 2) inside box; segments wholly outside dropped."""
+    if not len(segs):
+        return segs
+    meets, t0, t1 = _liang_barsky(segs, box)
+    p0, d = segs[:, 0, :], segs[:, 1, :] - segs[:, 0, :]
+    return numpy.stack([p0 + t0[:, None] * d, p0 + t1[:, None] * d], axis=1)[meets]
 
 
 def _segments_hit(segs, box, slack=SLACK):
     """Which of the segments (N, 2, 2) cross box shrunk by `slack`."""
-    if not len(segs):
-        return numpy.zeros(0, bool)
     inner = box + numpy.array([slack, slack, -slack, -slack])
-    if inner[0] >= inner[2] or inner[1] >= inner[3]:
+    if not len(segs) or inner[0] >= inner[2] or inner[1] >= inner[3]:
         return numpy.zeros(len(segs), bool)
-    p0, d = segs[:, 0, :], segs[:, 1, :] - segs[:, 0, :]
-    t0, t1 = numpy.zeros(len(segs)), numpy.ones(len(segs))
-    ok = numpy.ones(len(segs), bool)
-    for axis, lo, hi in ((0, inner[0], inner[2]), (1, inner[1], inner[3])):
-        for p, q in ((-d[:, axis], p0[:, axis] - lo), (d[:, axis], hi - p0[:, axis])):
-            with numpy.errstate(divide="ignore", invalid="ignore"):
-                r = q / p
-            parallel = p == 0
-            ok &= ~(parallel & (q < 0))
-            t0 = numpy.where((p < 0) & ~parallel, numpy.maximum(t0, r), t0)
-            t1 = numpy.where((p > 0) & ~parallel, numpy.minimum(t1, r), t1)
-    hit = ok & (t0 <= t1)
-    return hit
+    return _liang_barsky(segs, inner)[0]
 
 
 def _finite_segments(xy):

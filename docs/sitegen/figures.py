@@ -4,11 +4,17 @@ that show them (SVG; Markdown for \\includedoc):
     (step NN highlighted, for its page: ceilings.py writes the sentence beside it): per device with a
     NAME.peak.csv, each step at its arithmetic intensity and measured GFLOPS under the roof of the
     copy bandwidth and the FMA peak, the peers as horizontal lines;
+  - stepNN_vs_prev.svg, stepNN_vs_prev.md: step NN over the step before it (the ratio of their
+    GFLOPS) at every square size both ran, a bar from 1.0 per size, a panel per device, on a linear
+    scale: the gains of a few percent of steps 8 to 10 show;
   - compare_stepNN.svg, stepNN_compare.md: step NN against the step before it at every square size
-    of each sweep, one panel per device;
+    of each sweep, GFLOPS on a log scale, one panel per device; the snippet includes
+    stepNN_vs_prev.md first;
   - spread_stepNN.svg, spread_stepNN.md: for a step whose tuning run covers many sizes, the two
     settings with the highest lowest rate, every measurement of them in every committed run, and
     how much the same setting moved between runs, against the difference the choice rests on.
+Every label is placed where it meets no other (drawing.Placer); docs/tests/test_figures.py checks
+every figure as drawn (drawing.layout_faults, drawing.hidden_series).
 """
 import os
 import re
@@ -223,9 +229,9 @@ def compare(steps, step, results, path):
     return True
 
 
-def change_text(ratio):
-    """A bar's label: the change in percent where it is small, else the ratio."""
-    if 0.8 <= ratio <= 1.25:
+def change_text(ratio, percent):
+    """A bar's label: the change in percent (a panel whose changes are all small), else the ratio."""
+    if percent:
         return f"{100 * (ratio - 1):+.1f} %".replace("-", "\u2212")
     return f"{ratio:.2f}x"
 
@@ -269,9 +275,10 @@ def vs_prev(steps, step, results, path):
     fig.tight_layout()
     placer = drawing.Placer(fig)
     for ax, xs, ratios in place:
+        percent = all(0.8 <= q <= 1.25 for q in ratios)
         for x, q in zip(xs, ratios):
             up = q >= 1
-            placer.add(ax, (x, q), change_text(q), [(0, 2 if up else -2, "center", "bottom" if up else "top")] +
+            placer.add(ax, (x, q), change_text(q, percent), [(0, 2 if up else -2, "center", "bottom" if up else "top")] +
                        [(0, (2 + 8 * k) * (1 if up else -1), "center", "bottom" if up else "top") for k in range(1, 4)],
                        fontsize=7, leader_from=99, color="#222222")
     placer.place()

@@ -17,7 +17,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from fixture import load_steps  # noqa: E402
+from fixture import load_steps, main_with_matplotlib  # noqa: E402
 from sitegen import diagrams, stepdefs  # noqa: E402
 
 SOURCE = None
@@ -106,10 +106,4 @@ class Drawings(unittest.TestCase):
 
 if __name__ == "__main__":
     SOURCE = sys.argv[1]
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        print(f"SKIPPED: {sys.executable} has no matplotlib (Debian: apt-get install python3-matplotlib): "
-              "the site draws no diagrams either")
-        sys.exit(77)
-    unittest.main(argv=sys.argv[:1] + sys.argv[2:], verbosity=1)
+    main_with_matplotlib("diagrams")

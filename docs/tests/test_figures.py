@@ -20,6 +20,9 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from fixture import main_with_matplotlib  # noqa: E402
+
 SOURCE = None
 
 
@@ -198,10 +201,4 @@ class BuiltFigures(unittest.TestCase):
 
 if __name__ == "__main__":
     SOURCE = os.path.abspath(sys.argv[1])
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        print(f"SKIPPED: {sys.executable} has no matplotlib (Debian: apt-get install python3-matplotlib): "
-              "the site draws no figures either")
-        sys.exit(77)
-    unittest.main(argv=sys.argv[:1] + sys.argv[2:], verbosity=1)
+    main_with_matplotlib("figures")
