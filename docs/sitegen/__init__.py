@@ -14,13 +14,18 @@ calls and a docstring naming the files it writes:
   tables.py         the results tables and the per-step sentences
   arithmetic.py     the arithmetic of each step with each device's parameters; compiler reports
   tuning_tables.py  the tables drawn from the tuning records
-  plots.py          the SVG plots of the results (gnuplot)
+  plots.py          the plots of the results
+  figures.py        the rooflines, each step against the one before, the spread of the tuning runs
+  diagrams.py       the diagram of each step's work-group, tiles and work-items
   exercises.py      the exercises' handout and teacher's key, two pages made from docs/exercises.md
-The formulas of every step are its descriptor in stepdefs.py. attribution.py judges whether each
-step's gain on each device is its idea's (the tables and sentences mark it where it is not), and
-claims.py checks what the pages say against the data (the test docs.claims).
+The formulas of every step are its descriptor in stepdefs.py. What every figure shares (matplotlib,
+SVG as wide as the text column at 1024 pixels, labels placed where nothing else is drawn) and the
+checks of a drawn figure that docs/tests/test_figures.py runs on every figure are in drawing.py.
+attribution.py judges whether each step's gain on each device is its idea's (the tables and
+sentences mark it where it is not), and claims.py checks what the pages say against the data (the
+test docs.claims).
 
 Exit status: 0, or 2 with one line "render.py: error: ..." when an input is malformed (a CSV
 without the harness's columns, a file that mixes devices, a malformed number, an unknown status,
-peaks of another device) and 3 when gnuplot or diff fails.
+peaks of another device) and 3 when diff fails.
 """

@@ -199,7 +199,8 @@ def roofline_snippet(step, results, ptxas):
     return ("Each point is a step at its arithmetic intensity (FLOP per byte the sgemm kernel requests from global "
             "memory, from its tiles as in the arithmetic above; caches not counted) and its measured GFLOPS; the "
             "roof is the lower of the copy bandwidth times the intensity and the measured FMA peak; the "
-            "horizontal lines are the peers on the same device.\n\n" + "\n".join(out) + "\n")
+            "horizontal lines are the peers on the same device; steps whose points lie on top of each other share "
+            "one label (7\u201310: steps 7 to 10).\n\n" + "\n".join(out) + "\n")
 
 
 def render(ctx):

@@ -19,7 +19,6 @@ class Context:
     def __init__(self, args):
         self.source = args.source
         self.out = args.out
-        self.gnuplot = args.gnuplot
         self.docs_dir = os.path.join(args.source, "docs")
         self.steps = discover_steps(args.source)
         stepdefs.configure(args.source)
@@ -44,7 +43,8 @@ def main():
     ap.add_argument("--out", required=True, help="output directory (created)")
     ap.add_argument("--tuning", help="directory of tuning records and compiler reports "
                                      "(default: SOURCE/bench/tuning)")
-    ap.add_argument("--gnuplot", default="gnuplot", help="the gnuplot program")
+    ap.add_argument("--gnuplot", help=argparse.SUPPRESS)  # no longer used (matplotlib draws every plot): accepted
+    #                                                      so that an older build directory's command still runs
     ap.add_argument("--check-html", metavar="DIR",
                     help="instead: check Doxygen's output DIR (every plot generated in --out shown, no % lost, "
                          "no table wider than the page, no two sentences joined: sitegen/checks.py)")

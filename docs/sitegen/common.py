@@ -16,7 +16,7 @@ class InputError(Exception):
 
 
 class ToolError(Exception):
-    """diff or gnuplot failed: exit 3."""
+    """diff failed: exit 3."""
 
 
 def is_step(program):

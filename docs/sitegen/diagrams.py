@@ -24,7 +24,7 @@ import os
 import re
 import textwrap
 
-from . import stepdefs
+from . import drawing, stepdefs
 from .common import InputError, md_escape, parse_params, write
 from .params import device_class
 from .records import device_listing
@@ -62,8 +62,9 @@ def _matplotlib():
 class Canvas:
     """One panel: rectangles and lines in float units, y downwards."""
 
-    def __init__(self, ax, mpl):
+    def __init__(self, ax, mpl, placer=None):
         self.ax = ax
+        self.placer = placer
         _, self.LineCollection, self.Rectangle, _ = mpl
 
     def rect(self, x, y, w, h, fill="none", edge="#333333", lw=0.8, hatch=None, z=1, alpha=1.0):
@@ -117,13 +118,19 @@ class Canvas:
     def text(self, x, y, s, size=8.5, ha="center", va="center", color="#222222", rotation=0, weight="normal"):
         self.ax.text(x, y, s, fontsize=size, ha=ha, va=va, color=color, rotation=rotation, weight=weight, zorder=10)
 
+    def label(self, x, y, s, candidates, size=7.5, color="#222222", optional=False, weight="normal"):
+        """A label placed once the figure is laid out, at the first candidate (drawing.Placer: points
+        from (x, y), optionally another wording and another point) where it meets nothing."""
+        self.placer.add(self.ax, (x, y), s, candidates, leader_from=1e9, optional=optional, fontsize=size, color=color,
+                        weight=weight, zorder=10)
+
     def finish(self, x0, y0, x1, y1, title, anchor="N"):
         self.ax.set_xlim(x0, x1)
         self.ax.set_ylim(y1, y0)
         self.ax.set_aspect("equal", anchor=anchor)
         self.ax.axis("off")
         box = self.ax.get_position()
-        self.ax.figure.text(box.x0, getattr(self.ax.figure, "panel_title_y", 0.865), title, fontsize=10,
+        self.ax.figure.text(box.x0, box.y1 + 0.12 / self.ax.figure.get_figheight(), title, fontsize=10,
                             weight="bold", va="bottom")
 
 
@@ -169,6 +176,7 @@ class View:
         self.tile = (g.tile_of(self.group, self.t) or 0) if g.k_tile else 0
         self.kk = min(1, depth - 1)
         self.why = "zero-padding" if self.padded else "work-items that return at once"
+        self.line = 1.0  # a line of the tiles' captions, in floats (draw() sets it)
 
     def real_in_block(self):
         """(rows, columns) of the group's block that hold elements of the real C."""
@@ -210,7 +218,11 @@ def panel_problem(cv, v):
         hatch_outside(cv, ax0, 0, mp, kp, m, k)
         hatch_outside(cv, 0, by0, kp, np_, k, n)
     if v.padded or v.idle:
-        cv.text(grid_cols, grid_rows + gap * 0.1, v.why, size=7.5, ha="right", va="top", color="#555555")
+        below_c = [(grid_cols + copies * shift, grid_rows + copies * shift), (grid_cols, grid_rows), (0, grid_rows),
+                   (copies * shift, grid_rows + copies * shift)]
+        cv.label(grid_cols, grid_rows, v.why,
+                 [(0, -1, ha, "top", None, at) for at in below_c for ha in ("right", "left")],
+                 color="#555555")
     cv.grid(0, 0, grid_rows, grid_cols, rows, cols, color="#8f98a8", lw=0.5, z=7)
     if g.slices > 1 and split_y:  # where the whole rows of blocks end and the split ones begin
         cv.ax.plot([ax0, grid_cols], [split_y, split_y], color="#7a55b0", lw=1.2, zorder=8)
@@ -240,88 +252,141 @@ def panel_problem(cv, v):
     if depth:
         cv.rect(ax0 + v.tile * depth, ty, depth, a_rows, fill=TILE_FILL, edge="#1f3f7a", lw=1.0, z=4)
         cv.rect(tx, by0 + v.tile * depth, b_cols, depth, fill=TILE_FILL, edge="#1f3f7a", lw=1.0, z=4)
-        if ty >= gap * 1.2:  # (in the top row of blocks it would meet A's label: B's says it)
-            # two short lines: A may be narrow (one line reached over its edges, into C)
-            cv.text(ax0 + (v.tile + 0.5) * depth, ty - gap * 0.15, f"tile {v.tile}\n{pk} = {depth}", va="bottom",
-                    size=7.5)
-        cv.text(tx - gap * 0.15, by0 + (v.tile + 1) * depth, f"tile {v.tile}\n{pk} = {depth}", ha="right", va="bottom",
-                size=7.5)
+        # the tile's name left of B, in the corner above A (never across a matrix's edge), at its
+        # row of B; on A too where it fits inside A, above or below the work-group's band
+        two, one = f"tile {v.tile}\n{pk} = {depth}", f"tile {v.tile}, {pk} = {depth}"
+        rows_b = [by0 + (v.tile + 0.5) * depth, by0 + v.tile * depth, by0 + (v.tile + 1) * depth]
+        cv.label(-gap * 0.15, rows_b[0], two,
+                 [(-1, dy, "right", va, words, (-gap * 0.15, y)) for words in (two, one)
+                  for y, dy, va in zip(rows_b, (0, 1, -1), ("center", "bottom", "top"))]
+                 + [(-1, 2, "right", "bottom", words, (-gap * 0.15, by0)) for words in (one, two)])
+        x_a = ax0 + (v.tile + 0.5) * depth
+        cv.label(x_a, ty, two, [(0, 2, "center", "bottom"), (0, 2, "center", "bottom", one),
+                                (0, -2, "center", "top", two, (x_a, ty + a_rows)),
+                                (0, -2, "center", "top", one, (x_a, ty + a_rows))], optional=True)
     else:  # step 1: work-item (0, 0)'s row of A and column of B
         cv.rect(ax0, ty, k, 1, fill=ITEMS[0][1], edge="none", z=4)
         cv.rect(tx, by0, 1, k, fill=ITEMS[0][1], edge="none", z=4)
     cv.rect(tx, ty, cols, rows, fill=GROUP_FILL, edge="#b05a00", lw=1.3, z=5)
     real_rows, real_cols = v.real_in_block()
     hatch_outside(cv, tx, ty, rows, cols, real_rows, real_cols)
-    cv.text(tx + cols / 2, ty + rows / 2, f"work-group\n({gx}, {gy})", size=7.5, color="#7a3d00")
+    # inside the block where it fits (the right panel names the work-group too)
+    cv.label(tx + cols / 2, ty + rows / 2, f"work-group\n({gx}, {gy})",
+             [(0, 0, "center", "center"), (0, 0, "center", "center", f"({gx}, {gy})")], color="#7a3d00", optional=True)
     # labels: sizes and the block's parameters
     dims = lambda real, pad: f"{real}" if real == pad else f"{real} (padded {pad})"  # noqa: E731
     cv.text(ax0, -gap * 0.35, f"A: M x K = {dims(m, mp)} x {dims(k, kp)}", ha="left", va="bottom", size=8)
-    if g.slices > 1 or v.padded:  # (C may be narrow, the label long: it reaches left, over the corner above A)
-        cv.text(n, by0 - gap * 0.3, f"B: K x N = {dims(k, kp)} x {dims(n, np_)}", ha="right", va="bottom", size=8)
-    else:
-        cv.text(0, by0 - gap * 0.3, f"B: K x N = {dims(k, kp)} x {dims(n, np_)}", ha="left", va="bottom", size=8)
+    # above B: from its left edge, else reaching left from its right edge (C may be narrow, the label
+    # long), else from A's left edge
+    b_text = f"B: K x N = {dims(k, kp)} x {dims(n, np_)}"
+    cv.label(0, by0, b_text, [(0, 2, "left", "bottom"), (0, 2, "right", "bottom", None, (n, by0)),
+                              (0, 2, "left", "bottom", None, (ax0, by0))], size=8)
     below = grid_rows + gap * 0.9 + copies * shift
-    c_text = (f"C: M x N = {dims(m, mp)} x {dims(n, np_)}; {g.groups[0]} x {g.groups[1]} "
-              f"work-groups of {pm} x {pn} = {rows} x {cols}")
+    # at most three lines (the whole story of the split is in the page's text, summary_lines())
     if g.slices > 1:
-        which = (f"the first {g.full_rows} rows of blocks computed whole, the last {g.split_rows} (below the line) "
-                 if g.full_rows else f"all {g.block_rows} rows of blocks " if g.block_rows > 1 else "its row of blocks ")
-        c_text = textwrap.fill(f"C: M x N = {dims(m, mp)} x {dims(n, np_)}; {g.groups[0]} x {g.block_rows} blocks of "
-                               f"{pm} x {pn} = {rows} x {cols}; {which}split: each block by SLICES = {g.slices} "
-                               f"work-groups, one per slice of K, into {g.slices} copies of the split rows "
-                               "(behind C), which unpad adds up into C", 52)
-    c_text = textwrap.fill(c_text, 52)  # (wider, it runs under the next panel's tiles)
+        which = ((f"the last {g.split_rows} rows" if g.split_rows > 1 else "the last row") + " (below the line)"
+                 if g.full_rows else f"all {g.block_rows} rows" if g.block_rows > 1 else "its row")
+        c_lines = [f"C: M x N = {dims(m, mp)} x {dims(n, np_)}",
+                   f"{g.groups[0]} x {g.block_rows} blocks of {pm} x {pn} = {rows} x {cols}",
+                   f"{which} split into {g.slices} slices of K"]
+    else:
+        c_lines = [f"C: M x N = {dims(m, mp)} x {dims(n, np_)}",
+                   f"{g.groups[0]} x {g.groups[1]} work-groups of {pm} x {pn} = {rows} x {cols}"]
+    chars = int(width_pt / (8 * 0.56))
+    c_text = "\n".join(textwrap.fill(line, chars) for line in c_lines)
     cv.text(ax0, below, c_text, ha="left", va="top", size=8)
     cv.finish(ax0 - gap * 0.2, by0 - gap * 1.1, grid_cols + gap * 0.2 + copies * shift,
               below + gap * (0.3 + 1.0 * (c_text.count("\n") + 1)),
-              "Where the work-group's block sits")
+              "Where the work-group's block sits", anchor="NW")
 
 
-def panel_tiles(cv, v):
+# The tiles' panel: a line of its captions, the room right of a tile for its "<- k = 1", the gap
+# between the columns of A's and B's tiles (points); the most its tiles may take of the figure's
+# height, and the largest a float is drawn (points)
+LINE_PT, K_LABEL_PT, COLUMN_GAP_PT, TILES_MAX_PT, FLOAT_MAX_PT = 10.5, 44.0, 22.0, 230.0, 8.0
+
+
+def chars_in(width_pt, size):
+    """About how many characters of DejaVu Sans at `size` points fit in width_pt."""
+    return max(12, int(width_pt / (size * 0.56)))
+
+
+def tiles_layout(v, width_pt):
+    """Where the tiles' panel draws what: A's tiles in one column, B's in the next, each buffer under
+    the one before with its caption above it. Returns (points per float, the columns, the note,
+    width and height in floats): each column (tile, x, declaration, its y, [(buffer, caption, its y,
+    the rectangle's y, current)]), all y downwards, in floats."""
     g, d = v.g, v.d
-    if not g.tiles:
-        cv.text(0.5, 0.45, "No local memory:\neach work-item reads its row of A\nand its column of B\n"
-                "from global memory, K times", size=9)
-        cv.finish(0, 0, 1, 1, "Local memory")
-        return
     pm, pn, pk = names(d, g.params)
-    w, kk, t, tile_k = g.width, v.kk, v.t, v.tile
     (rows_blk, cols_blk), depth = g.block, g.k_tile
     widest = max(tile.float_shape[1] for tile in g.tiles)
-    unit = max(widest, sum(t.float_shape[0] * t.buffers for t in g.tiles)) / 40.0  # about a line of text
-    y = 0.0
-    for tile in g.tiles:
+    column_pt = (width_pt - COLUMN_GAP_PT * (len(g.tiles) - 1)) / len(g.tiles)
+    tallest = max(tile.float_shape[0] * tile.buffers for tile in g.tiles)
+    s = min((column_pt - K_LABEL_PT) / widest, TILES_MAX_PT / tallest, FLOAT_MAX_PT)
+    L = LINE_PT / s
+    held = g.buffer_tiles(v.group, v.t)
+    columns, height = [], 0.0
+    for i, tile in enumerate(g.tiles):
+        x = i * (widest + (K_LABEL_PT + COLUMN_GAP_PT) / s)
         rows, cols = tile.float_shape
         k_major = tile.axes[0] == "k"
-        decl = "[" + "][".join(str(x) for x in tile.dims) + "]"
-        vec = f" float{w}" if w > 1 else " float"
+        decl = "[" + "][".join(str(n) for n in tile.dims) + "]"
+        vec = f" float{g.width}" if g.width > 1 else " float"
         if tile.operand == "A":
-            what = (f"k-major, row k: {pm} = {rows_blk} rows" if k_major else f"row m: {pk} = {depth} values of k")
+            what = f"k-major, row k: {pm} = {rows_blk} rows" if k_major else f"row m: {pk} = {depth} values of k"
         else:
             what = f"row k: {pn} = {cols_blk} columns"
-        y += 2.2 * unit
-        cv.text(0, y - 0.4 * unit, f"{tile.name}{decl}{vec}: {what}", ha="left", va="bottom", size=8)
-        held = g.buffer_tiles(v.group, t)
-        for b in range(tile.buffers):  # step 7: the buffers one under the other
-            current = tile.buffers == 1 or b == t % tile.buffers
-            if tile.buffers > 1:  # (wrapped: one line ran into the next panel)
-                caption = textwrap.fill(f"buffer {b}: " + buffer_text(g, v.group, *held[b]), 62)
-                y += (1.6 + 2.0 * caption.count("\n")) * unit
-                cv.text(0, y - 0.3 * unit, caption, ha="left", va="bottom", size=7.5,
+        decl = textwrap.fill(f"{tile.name}{decl}{vec}: {what}", chars_in(column_pt, 8))
+        y = (decl.count("\n") + 1) * L + 0.3 * L
+        decl_y = y - 0.3 * L
+        buffers = []
+        for b in range(tile.buffers):  # step 7 on: the buffers one under the other
+            current = tile.buffers == 1 or b == v.t % tile.buffers
+            caption, caption_y = None, None
+            if tile.buffers > 1:
+                caption = textwrap.fill(f"buffer {b}: " + buffer_text(g, v.group, *held[b]), chars_in(column_pt, 7.5))
+                y += (caption.count("\n") + 1) * 0.95 * L + 0.3 * L
+                caption_y = y - 0.25 * L
+            buffers.append((b, caption, caption_y, y, current))
+            y += rows + (1.3 * L if current and not k_major else 0.5 * L)
+        columns.append((tile, x, decl, decl_y, buffers))
+        height = max(height, y)
+    note = textwrap.fill(f"k = {v.kk}: the k-slice read now ({'a row' if g.tiles[0].axes[0] == 'k' else 'a column'} "
+                         "of Asub, a row of Bsub)" + ("; hatched: zeros of the zero-padding" if v.padded else ""),
+                         chars_in(width_pt, 8))
+    width = len(g.tiles) * widest + (len(g.tiles) - 1) * COLUMN_GAP_PT / s + len(g.tiles) * K_LABEL_PT / s
+    return s, columns, (note, height + 0.4 * L), width, height + (0.6 + note.count("\n") + 1) * L
+
+
+def panel_tiles(cv, v, layout):
+    g = v.g
+    if not g.tiles:
+        cv.text(0, 0.5, "No local memory: each work-item reads its row of A and its column of B from global memory, "
+                "K times", size=9, ha="left")
+        cv.ax.set_xlim(0, 1)
+        cv.ax.set_ylim(1, 0)
+        cv.ax.axis("off")
+        box = cv.ax.get_position()
+        cv.ax.figure.text(box.x0, box.y1 + 0.12 / cv.ax.figure.get_figheight(), "Local memory", fontsize=10,
+                          weight="bold", va="bottom")
+        return
+    s, columns, (note, note_y), width, height = layout
+    w = g.width
+    for tile, x, decl, decl_y, buffers in columns:
+        rows, cols = tile.float_shape
+        cv.text(x, decl_y, decl, ha="left", va="bottom", size=8)
+        for b, caption, caption_y, y, current in buffers:
+            if caption:
+                cv.text(x, caption_y, caption, ha="left", va="bottom", size=7.5,
                         color="#333333" if current else "#777777")
-            cv.rect(0, y, cols, rows, fill="#fafbfc" if current else "#eeeeee", edge="#333333", lw=0.9, z=1)
-            cv.grid(0, y, rows, cols, 1, 1, lw=0.25)
+            cv.rect(x, y, cols, rows, fill="#fafbfc" if current else "#eeeeee", edge="#333333", lw=0.9, z=1)
+            cv.grid(x, y, rows, cols, 1, 1, lw=0.25)
             if w > 1:
-                cv.grid(0, y, rows, cols, 0, w, color="#8f98a8", lw=0.5)
+                cv.grid(x, y, rows, cols, 0, w, color="#8f98a8", lw=0.5)
             if current:
-                tile_view(cv, v, tile, 0, y)
-            y += rows + (1.6 * unit if not k_major else 0.4 * unit)
-    note = textwrap.fill(f"k = {kk}: the k-slice read now ({'a row' if g.tiles[0].axes[0] == 'k' else 'a column'} of "
-                         "Asub, a row of Bsub)"
-                         + ("; hatched: zeros of the zero-padding" if v.padded else ""), 68)
-    cv.text(0, y + 0.6 * unit, note, ha="left", va="top", size=8, color="#5a3d8a")
-    cv.finish(-0.5, -0.5 * unit, widest + 3 * unit, y + (2.5 + note.count("\n")) * unit, "The tiles in local memory",
-              anchor="NW")  # (its captions run right: left-aligned, they keep out of the next panel)
+                tile_view(cv, v, tile, x, y)
+    cv.text(0, note_y, note, ha="left", va="top", size=8, color="#5a3d8a")
+    cv.finish(0, 0, width, height, "The tiles in local memory", anchor="NW")
 
 
 def buffer_text(g, group, u, state):
@@ -352,10 +417,11 @@ def tile_view(cv, v, tile, x, y):
     cv.cells(x, y, zeros, PAD_FILL, z=3, hatch="////")
     if tile.axes[0] == "k":
         cv.rect(x, y + kk, cols, 1, fill=SLICE_FILL, edge="#7a55b0", lw=0.6, z=3)
-        cv.text(x + cols + 0.5, y + kk + 0.5, f"\u2190 k = {kk}", ha="left", size=7.5, color="#5a3d8a")
+        cv.text(x + cols + 0.3 * v.line, y + kk + 0.5, f"\u2190 k = {kk}", ha="left", size=7.5, color="#5a3d8a")
     else:
         cv.rect(x + kk, y, 1, rows, fill=SLICE_FILL, edge="#7a55b0", lw=0.6, z=3)
-        cv.text(x + kk + 0.5, y + rows + 0.3, f"\u2191 k = {kk}", va="top", size=7.5, color="#5a3d8a")
+        cv.text(x + kk + 0.5, y + rows + 0.2 * v.line, f"\u2191 k = {kk}", va="top", ha="left", size=7.5,
+                color="#5a3d8a")
     readers = {}  # (row, column) of the buffer: the colours of the highlighted work-items that read it
     for (lx, ly), color, _ in ITEMS:
         if lx < g.local_size[0] and ly < g.local_size[1]:
@@ -389,22 +455,26 @@ def panel_block(cv, v):
             if lx < g.local_size[0] and ly < g.local_size[1]:
                 cv.cells(0, 0, {e for e in g.owned(lx, ly) if e[0] >= real_rows or e[1] >= real_cols}, color, z=7,
                          hatch="////")
+    spots = [(0.5, 0.5), (0.75, 0.5), (0.25, 0.5), (0.5, 0.8), (0.5, 0.2), (0.78, 0.82), (0.78, 0.18), (0.22, 0.82),
+             (0.22, 0.18)]
     for i, (r0, c0, wr, wc) in enumerate(g.sub_tiles):  # step 8: the warp tiles, warp 0's shaded
         cv.rect(c0, r0, wc, wr, fill="#d9e6f5" if i == 0 else "none", edge="#1f3f7a", lw=1.4, z=2 if i == 0 else 6)
-        cv.text(c0 + wc / 2, r0 + wr / 2, f"warp {i}", size=7.5, color="#1f3f7a")
+        # its name where no work-item's cell, zero-padding or edge is (else none: the text says)
+        cv.label(c0 + wc / 2, r0 + wr / 2, f"warp {i}",
+                 [(0, 0, "center", "center", None, (c0 + fx * wc, r0 + fy * wr)) for fx, fy in spots],
+                 color="#1f3f7a", optional=True)
     pad = max(rows, cols) * 0.05
     cv.text(cols / 2, -pad, f"{pn} = {cols}" + (f" (vectors of WIDTH = {w})" if w > 1 else ""), va="bottom")
     cv.text(-pad * 1.6, rows / 2, f"{pm} = {rows}", rotation=90)
     gx, gy = v.group
-    below = f"work-group ({gx}, {gy})" + (f";\nhatched: {v.why}" if real_rows < rows or real_cols < cols else "")
+    below = [f"work-group ({gx}, {gy})" + (f"; hatched: {v.why}" if real_rows < rows or real_cols < cols else "")]
     if g.slices > 1:
         walk = g.tile_range(v.group)
-        below += (f",\nslice {v.slice} of K: tiles {walk[0]} to {walk[-1]}" if len(walk) else
-                  f",\nslice {v.slice} of K: no tile (it writes zeros)")
-    if g.sub_tiles:
-        below += (f"\nwarp tiles WTM x WTN = {g.sub_tiles[0][2]} x {g.sub_tiles[0][3]},\n"
-                  f"{g.warp_items} work-items each")
-    cv.text(0, rows + pad, below, ha="left", va="top", size=8)
+        below.append(f"slice {v.slice} of K: tiles {walk[0]} to {walk[-1]}" if len(walk) else
+                     f"slice {v.slice} of K: no tile (it writes zeros)")
+    box = cv.ax.get_position()
+    chars = chars_in(box.width * cv.ax.figure.get_figwidth() * 72, 8)
+    cv.text(0, rows + pad, "\n".join(textwrap.fill(x, chars) for x in below), ha="left", va="top", size=8)
     cv.finish(-pad * 3.5, -pad * 3, cols + pad, rows + pad * 3, "Who computes what")
 
 
@@ -418,6 +488,9 @@ def summary_lines(g, d, asked=None, device=None):
              f"(dimension 0 along the columns of C); {g.groups[0]} x {g.groups[1]} work-groups."]
     own = f"Each work-item stores {pr} x {pc} = {pr * pc} element{'s' if pr * pc > 1 else ''} of C"
     lines.append(own + (": " + d.ownership_text(P) if d.ownership_text(P) else "") + ".")
+    if g.sub_tiles:
+        lines.append(f"The warp tiles, WTM x WTN = {g.sub_tiles[0][2]} x {g.sub_tiles[0][3]} elements of C, "
+                     f"{g.warp_items} work-items each, are outlined in the top-right panel, warp 0's shaded.")
     if g.tiles and g.tiles[0].buffers > 1:
         b = g.tiles[0].buffers
         if g.staging == "copy":
@@ -459,7 +532,7 @@ def summary_lines(g, d, asked=None, device=None):
     if d.a_transposed:
         (_, tm), _, (_, tk) = d.tile_sizes(P)
         lines.append(f"The sgemm kernel reads A transposed, A^T (K x M, written by the transpose kernel): Asub holds a "
-                     f"TSK x TSM = {tk} x {tm} tile of A^T, k-major, that the left panel draws where it lies in A.")
+                     f"TSK x TSM = {tk} x {tm} tile of A^T, k-major, that the top-left panel draws where it lies in A.")
     if g.tiles:
         lines.append("In the tiles, a float that several of the three work-items read (a broadcast) is striped in "
                      "their colours.")
@@ -471,34 +544,41 @@ def summary_lines(g, d, asked=None, device=None):
 
 def draw(d, P, size, path, title, device=None):
     """One diagram of step descriptor d with parameters P on the problem `size`, as SVG; a
-    parameter the host chooses (step 9's SLICES=0, SPLIT_ROWS=0) chosen for `device` (a stepdefs.Device)."""
+    parameter the host chooses (step 9's SLICES=0, SPLIT_ROWS=0) chosen for `device` (a stepdefs.Device).
+    `title`: "heading: detail", at most three lines together; the numbers of summary_lines() go in the
+    page's text. As wide as the text column at 1024 pixels (drawing.MAX_WIDTH_IN): above, where the
+    work-group's block sits and who computes what; below, the tiles in local memory, A's beside B's."""
     mpl = _matplotlib()
     plt = mpl[0]
     g = d.geometry(P, size, device)
     v = View(d, g, size)
     heading, _, detail = title.partition(": ")
-    detail = textwrap.fill(detail, 120)
-    summary = "\n".join(textwrap.fill(line, 140) for line in summary_lines(g, d, P, device))
-    # 6.2 inches for two lines of caption and five of summary; taller by what more of either takes
-    h0 = 6.2
-    top_extra = max(0, detail.count("\n") - 1) * 0.17
-    h = h0 + top_extra + max(0, summary.count("\n") - 4) * 0.2
-    fig = plt.figure(figsize=(10.0, h))
-    at = lambda y: 1 - ((1 - y) * h0 + top_extra) / h  # noqa: E731  (y of the 6.2-inch layout, below the caption)
-    fig.text(0.01, 1 - 0.015 * h0 / h, heading, fontsize=11.5, weight="bold", va="top")
-    fig.text(0.01, 1 - 0.052 * h0 / h, detail, fontsize=9, va="top", color="#333333")
-    fig.panel_title_y = at(0.865)
-    axes = [fig.add_axes([x, at(0.85) - 0.65 * h0 / h, w, 0.65 * h0 / h])
-            for x, w in ((0.02, 0.33), (0.37, 0.35), (0.74, 0.25))]
-    panel_problem(Canvas(axes[0], mpl), v)
-    panel_tiles(Canvas(axes[1], mpl), v)
-    panel_block(Canvas(axes[2], mpl), v)
+    W = drawing.MAX_WIDTH_IN
+    detail = textwrap.fill(detail, chars_in((W - 0.2) * 72, 9))
+    layout = tiles_layout(v, (W - 0.3) * 72) if g.tiles else None
+    tiles_w, tiles_h = ((layout[3] * layout[0] / 72, layout[4] * layout[0] / 72) if layout else (W - 0.3, 0.3))
+    head, title_h, row_a, legend_h = 0.34 + 0.17 * (detail.count("\n") + 1), 0.32, 3.3, 0.4
+    h = head + title_h + row_a + title_h + tiles_h + legend_h
+    fig = plt.figure(figsize=(W, h))
+
+    def panel(top, height, x, width):
+        return fig.add_axes([x, 1 - (top + height) / h, width, height / h])
+    fig.text(0.01, 1 - 0.08 / h, heading, fontsize=11.5, weight="bold", va="top")
+    fig.text(0.01, 1 - 0.32 / h, detail, fontsize=9, va="top", color="#333333")
+    placer = drawing.Placer(fig)
+    # the axes in the order problem, tiles, block (docs/tests/test_drawings.py reads fig.axes[1]'s pixels)
+    top = head + title_h
+    axes = [panel(top, row_a, 0.02, 0.54), panel(top + row_a + title_h, tiles_h, 0.02, tiles_w / W),
+            panel(top, row_a, 0.62, 0.36)]
+    v.line = LINE_PT / layout[0] if layout else 1.0
+    panel_problem(Canvas(axes[0], mpl, placer), v)
+    panel_tiles(Canvas(axes[1], mpl, placer), v, layout)
+    panel_block(Canvas(axes[2], mpl, placer), v)
     fig.legend(handles=[mpl[3](facecolor=color, edgecolor="none", label=label) for _, color, label in ITEMS],
-               loc="upper left", bbox_to_anchor=(0.005, at(0.195)), ncol=3, fontsize=8.5, frameon=False,
-               handlelength=1.0, columnspacing=1.5)
-    fig.text(0.01, at(0.15), summary, fontsize=8.5, va="top", linespacing=1.4)
-    fig.savefig(path, format="svg", metadata={"Date": None})
-    plt.close(fig)
+               loc="lower left", bbox_to_anchor=(0.005, 0.04 / h), ncol=3, fontsize=8, frameon=False,
+               handlelength=1.0, columnspacing=1.2)
+    placer.place()
+    drawing.save(fig, path)
     return g
 
 
@@ -573,7 +653,17 @@ def set_text(P):
     return " ".join(f"{k}={v}" for k, v in P.items())
 
 
+def diagram_text(g, d, P, device, size, extra):
+    """What a diagram shows in numbers, for the page's text under it (the figure's caption stays short):
+    the parameters and the problem, then summary_lines() as a list."""
+    head = (f"The diagram above: {md_escape(set_text(g.params))}, on an example problem M={size[0]} N={size[1]} "
+            f"K={size[2]}{md_escape(extra)}.")
+    return head + "\n\n" + "\n".join(f"- {md_escape(line)}" for line in summary_lines(g, d, P, device)) + "\n"
+
+
 def render(ctx):
+    """Writes every diagram, stepNN_diagram.md (the class sets' diagrams, each with its numbers in
+    text) and, beside each diagram a page names, NAME.md with its numbers (diagram_text())."""
     for s in ctx.steps:
         d = stepdefs.get(s.name)
         if d is None:
@@ -594,11 +684,12 @@ def render(ctx):
             name = f"diagram_{s.page}_{label}.svg"
             who = (f"the {' and '.join(label.split('_'))} defaults" if not label.startswith("as-")
                    else f"the parameters of {label[3:]}")
-            draw(d, P, size, os.path.join(ctx.out, name),
-                 f"Step {s.number} with {who}: {set_text(P)}; an example problem M={size[0]} N={size[1]} K={size[2]}"
-                 + extra, device)
+            g = draw(d, P, size, os.path.join(ctx.out, name),
+                     f"Step {s.number} with {who}: an example problem M={size[0]} N={size[1]} K={size[2]}" + extra,
+                     device)
             ran = f" (the run{'s' if len(stems) > 1 else ''} of {', '.join(stems)})" if stems else ""
-            out.append(f"\\image html {name} \"Step {s.number}, {md_escape(who)}{ran}\"\n")
+            out.append(f"\\image html {name} \"Step {s.number}, {md_escape(who)}{ran}\"\n\n"
+                       + diagram_text(g, d, P, device, size, extra))
         write(os.path.join(ctx.out, f"{s.page}_diagram.md"), "\n".join(out))
     by_number = {s.number: s for s in ctx.steps}
     for name, (number, values, size) in requested(ctx.docs_dir).items():
@@ -611,6 +702,6 @@ def render(ctx):
         if d.refusal(d.resolve(P, size), size):
             raise InputError(f"a page names {name}, which step {number} refuses: {d.refusal(d.resolve(P, size), size)}")
         extra = ("; " + chosen_text(d, P, size, None, "")) if any(P.get(k) == 0 for k in d.chosen) else ""
-        draw(d, P, size, os.path.join(ctx.out, name),
-             f"Step {s.number} with {set_text(values)}: {set_text(P)}; the problem M={size[0]} N={size[1]} K={size[2]}"
-             + extra)
+        g = draw(d, P, size, os.path.join(ctx.out, name),
+                 f"Step {s.number} with {set_text(values)}: the problem M={size[0]} N={size[1]} K={size[2]}" + extra)
+        write(os.path.join(ctx.out, name[:-4] + ".md"), diagram_text(g, d, P, None, size, extra))

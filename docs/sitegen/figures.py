@@ -4,32 +4,35 @@ that show them (SVG; Markdown for \\includedoc):
     (step NN highlighted, for its page: ceilings.py writes the sentence beside it): per device with a
     NAME.peak.csv, each step at its arithmetic intensity and measured GFLOPS under the roof of the
     copy bandwidth and the FMA peak, the peers as horizontal lines;
+  - stepNN_vs_prev.svg, stepNN_vs_prev.md: step NN over the step before it (the ratio of their
+    GFLOPS) at every square size both ran, a bar from 1.0 per size, a panel per device, on a linear
+    scale: the gains of a few percent of steps 8 to 10 show;
   - compare_stepNN.svg, stepNN_compare.md: step NN against the step before it at every square size
-    of each sweep, one panel per device;
+    of each sweep, GFLOPS on a log scale, one panel per device; the snippet includes
+    stepNN_vs_prev.md first;
   - spread_stepNN.svg, spread_stepNN.md: for a step whose tuning run covers many sizes, the two
     settings with the highest lowest rate, every measurement of them in every committed run, and
     how much the same setting moved between runs, against the difference the choice rests on.
+Every label is placed where it meets no other (drawing.Placer); docs/tests/test_figures.py checks
+every figure as drawn (drawing.layout_faults, drawing.hidden_series).
 """
 import os
+import re
 import statistics
+import textwrap
 
-from . import stepdefs
+from . import drawing, stepdefs
 from .attribution import Attribution
 from .common import fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, previous_step, size_short, size_text, write
 from .ceilings import ceilings_for
 from .records import tuning_for
 
-STEP_COLOUR, PREV_COLOUR, PEER_COLOUR = "#1f5fa8", "#9a9a9a", "#e07b1a"
+STEP_COLOUR, PREV_COLOUR, PEER_COLOUR, LOSS_COLOUR = "#1f5fa8", "#9a9a9a", "#e07b1a", "#c0392b"
 PEER_NAMES = {"cublas": "cuBLAS", "clblast": "CLBlast", "cpu_blas": "CPU BLAS (host CPU)"}
 
 
 def _plt():
-    import matplotlib
-    matplotlib.use("svg")
-    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "sgemm-tutorial", "font.size": 9,
-                                "font.family": "DejaVu Sans"})
-    import matplotlib.pyplot as plt
-    return plt
+    return drawing.pyplot()
 
 
 def LogLocator(**kw):
@@ -42,152 +45,303 @@ def FuncFormatter(fn):
     return formatter(fn)
 
 
-def save(fig, path):
-    fig.savefig(path, format="svg", metadata={"Date": None})
-    _plt().close(fig)
+save = drawing.save
+
+
+def numbers_text(numbers):
+    """Step numbers as a label: runs of consecutive numbers joined, '5, 6' or '7\u201310'."""
+    numbers = sorted(numbers)
+    runs, start = [], numbers[0]
+    for a, b in zip(numbers, numbers[1:] + [None]):
+        if b != a + 1:
+            runs.append(f"{start}" if start == a else f"{start}, {a}" if a == start + 1 else f"{start}\u2013{a}")
+            start = b
+    return ", ".join(runs)
+
+
+def clusters(points, xy_px, radius_px):
+    """The points whose markers touch, grouped (indices into points), in the order of the points."""
+    parent = list(range(len(points)))
+
+    def root(i):
+        while parent[i] != i:
+            i = parent[i]
+        return i
+    for i in range(len(points)):
+        for j in range(i):
+            if ((xy_px[i][0] - xy_px[j][0]) ** 2 + (xy_px[i][1] - xy_px[j][1]) ** 2) ** 0.5 < radius_px:
+                parent[root(i)] = root(j)
+    groups = {}
+    for i in range(len(points)):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
 
 
 def roofline(r, steps, ptxas, path, highlight=None):
     """The roofline of results file r: the steps as points, the peers as lines; `highlight`, a
-    step, drawn large with its local-memory ceiling."""
+    step, drawn large with its local-memory ceiling. Points whose markers touch share one label
+    ("7\u201310"); every label is placed where it meets nothing else (drawing.Placer)."""
     plt = _plt()
     points = [c for s in steps for c in ceilings_for(s, [r], ptxas) if c.bpf]
-    fig, ax = plt.subplots(figsize=(8.2, 4.6))
+    fig, ax = plt.subplots(figsize=(drawing.MAX_WIDTH_IN, 4.4))
     ridge = r.peak.fma / r.peak.copy
     xs = [c.intensity for c in points] or [1.0]
     x0, x1 = min(xs + [ridge]) / 4, max(xs + [ridge]) * 6
     grid = [x0 * (x1 / x0) ** (i / 200) for i in range(201)]
-    ax.plot(grid, [min(r.peak.fma, r.peak.copy * x) for x in grid], color="#333333", lw=2, zorder=3)
-    ax.text(x0 * 1.15, r.peak.copy * x0 * 1.5, f"copy bandwidth {fmt_gflops(r.peak.copy)} GB/s x intensity",
-            rotation=0, fontsize=8, color="#333333", va="bottom")
-    ax.text(x1 / 1.1, r.peak.fma * 1.08, f"FMA peak {fmt_gflops(r.peak.fma)} GFLOPS", ha="right", fontsize=8,
-            va="bottom")
-    ax.axvline(ridge, color="#bbbbbb", lw=0.8, ls=":", zorder=1)
-    ax.text(ridge * 1.05, r.peak.fma / 40, f"ridge {fmt_num(ridge)}", fontsize=7.5, color="#777777", rotation=90,
-            va="bottom")
+    ax.plot(grid, [min(r.peak.fma, r.peak.copy * x) for x in grid], color="#333333", lw=2, zorder=3, gid="the roof")
+    ax.axvline(ridge, color="#bbbbbb", lw=0.8, ls=":", zorder=1, gid="the ridge line")
+    peers = []
     for p, label in ((p, PEER_NAMES.get(p, p)) for p in r.programs if p in PEER_NAMES):
         g = r.gflops(p)
         if g is None or not r.same_hardware(r.row(p)):  # the CPU BLAS only where the device is the host CPU
             continue
-        ax.axhline(g, color=PEER_COLOUR, lw=1, ls="--", zorder=2)
-        ax.text(x0 * 1.1, g * 1.04, f"{label} {fmt_gflops(g)}", fontsize=7.5, color="#a85400", va="bottom")
+        ax.axhline(g, color=PEER_COLOUR, lw=1, ls="--", zorder=2, gid=f"the line of {label}")
+        peers.append((g, f"{label} {fmt_gflops(g)}"))
+    marks = []  # (ceiling, its value, its label)
     for c in points:
         mine = highlight is not None and c.step is highlight
         colour = STEP_COLOUR if (highlight is None or mine) else PREV_COLOUR
-        ax.plot([c.intensity], [c.measured], "o", ms=9 if mine else 6, color=colour, zorder=5,
-                markeredgecolor="white")
-        ax.annotate(str(c.step.number), (c.intensity, c.measured), textcoords="offset points", xytext=(6, -3),
-                    fontsize=9 if mine else 8, weight="bold" if mine else "normal", color=colour, zorder=6)
+        ax.plot([c.intensity], [c.measured], "o", ms=9 if mine else 6, color=colour, zorder=6 if mine else 5,
+                markeredgecolor="white", gid=f"the point of step {c.step.number}")
         if mine:
             for name, value in (("local-memory ceiling", c.bounds.get("local memory")), ("L1 if every load hits", c.l1)):
                 if value and value < c.bounds.get("FMA", float("inf")):
-                    ax.plot([c.intensity / 1.6, c.intensity * 1.6], [value, value], color="#7a55b0", lw=2.2, zorder=4)
-                    ax.text(c.intensity * 1.7, value, f"step {c.step.number}'s {name} {fmt_gflops(value)}",
-                            fontsize=7.5, color="#5a3d8a", va="center")
+                    ax.plot([c.intensity / 1.6, c.intensity * 1.6], [value, value], color="#7a55b0", lw=2.2, zorder=4,
+                            gid=f"step {c.step.number}'s {name}")
+                    marks.append((c, value, f"step {c.step.number}'s {name} {fmt_gflops(value)}"))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(x0, x1)
     low = min([c.measured for c in points] + [r.peak.copy * x0]) / 2
     ax.set_ylim(low, r.peak.fma * 1.6)
-    ax.set_xlabel("arithmetic intensity: FLOP per byte requested from global memory (sgemm kernel; caches not counted)")
+    ax.set_xlabel("arithmetic intensity: FLOP per byte requested from global memory\n"
+                  "(sgemm kernel; caches not counted)")
     ax.set_ylabel("GFLOPS (median)")
     ax.grid(True, which="major", color="#e4e4e4", lw=0.6)
     ax.set_title(f"Roofline of {r.stem} at {size_text(r.headline)}: steps as points, peers dashed", fontsize=10,
                  loc="left")
     fig.tight_layout()
+    # the labels, once the axes are where they will be: the lines' first, then the points'
+    place = drawing.Placer(fig)
+    logs = [x0 * (x1 / x0) ** (i / 16) for i in range(0, 16)]
+    place.add(ax, None, f"FMA peak {fmt_gflops(r.peak.fma)} GFLOPS",
+              [(-4, dy, "right", va, None, (x, r.peak.fma)) for x in [x1] + logs[::-1] if x > ridge
+               for dy, va in ((3, "bottom"), (-3, "top"))], fontsize=8)
+    slope = [x for x in logs if r.peak.copy * x < r.peak.fma / 1.2] or [x0]
+    place.add(ax, None, f"copy bandwidth {fmt_gflops(r.peak.copy)} GB/s x intensity",
+              [(dx, dy, ha, va, None, (x, r.peak.copy * x)) for x in slope
+               for dx, dy, ha, va in ((6, -4, "left", "top"), (-6, 4, "right", "bottom"))], fontsize=8,
+              color="#333333")
+    ys = [low * (r.peak.fma * 1.6 / low) ** (i / 12) for i in range(12)]
+    place.add(ax, None, f"ridge {fmt_num(ridge)}", [(3, 0, "left", "bottom", None, (ridge, y)) for y in ys] +
+              [(-3, 0, "right", "bottom", None, (ridge, y)) for y in ys], fontsize=7.5, color="#777777", rotation=90)
+    for g, text in peers:
+        place.add(ax, None, text, [(4, dy, "left", va, None, (x, g)) for x in logs
+                                   for dy, va in ((2, "bottom"), (-2, "top"))], fontsize=7.5, color="#a85400")
+    for c, value, text in marks:
+        place.add(ax, (c.intensity * 1.6, value), text,
+                  [(4, 0, "left", "center"), (4, 3, "left", "bottom"), (4, -3, "left", "top")] +
+                  [(-4, dy, "right", va, None, (c.intensity / 1.6, value)) for dy, va in ((0, "center"), (3, "bottom"),
+                                                                                         (-3, "top"))]
+                  + drawing.ring(start=8), fontsize=7.5, color="#5a3d8a", leader_colour="#7a55b0")
+    # the points: those whose markers touch share a label (the highlighted step keeps its own)
+    drawing.renderer(fig)
+    px = [ax.transData.transform((c.intensity, c.measured)) for c in points]
+    touching = 0.6 * 6 * fig.dpi / 72  # px: markers 6 points wide that overlap by more than half
+    mine = [i for i, c in enumerate(points) if highlight is not None and c.step is highlight]
+    rest = [i for i in range(len(points)) if i not in mine]
+    for group in [[i] for i in mine] + [[rest[j] for j in g] for g in clusters(rest, [px[i] for i in rest], touching)]:
+        c = points[group[0]]
+        big = group == mine
+        colour = STEP_COLOUR if (highlight is None or big) else PREV_COLOUR
+        place.add(ax, (c.intensity, c.measured), numbers_text([points[i].step.number for i in group]),
+                  drawing.ring(start=7 if big else 5.5), fontsize=9 if big else 8, weight="bold" if big else "normal",
+                  color=colour, leader_colour=colour)
+    place.place()
     save(fig, path)
+
+
+def pairs(steps, step, results):
+    """For each results file, (file, [(size, GFLOPS of the step before, of the step, both verified)]) at
+    every square size where both were measured; the step before; files without such a size left out."""
+    prev = previous_step(steps, step)
+    if prev is None:
+        return None, []
+    out = []
+    for r in results:
+        rows = []
+        for s in sorted({s for s in r.sizes if s[0] == s[1] == s[2]}):
+            (g0, v0), (g1, v1) = r.measured(prev.name, s), r.measured(step.name, s)
+            if g0 and g1:
+                rows.append((s[0], g0, g1, v0 and v1))
+        if rows:
+            out.append((r, rows))
+    return prev, out
+
+
+def panel_title(r, width_in, fontsize):
+    """A panel's title: the file's name, then its device wrapped to the panel's width."""
+    chars = max(12, int(width_in * 72 / (fontsize * 0.62)))
+    lines = textwrap.wrap(r.device, chars, break_on_hyphens=True)
+    if len(lines) > 2:  # (three lines of title in all at most)
+        lines = [lines[0], textwrap.shorten(" ".join(lines[1:]), chars, placeholder="...")]
+    return "\n".join([r.stem] + lines)
 
 
 def compare(steps, step, results, path):
-    """Step `step` against the step before it at every square size of each sweep; None when no
-    file has both at two sizes or more."""
-    prev = previous_step(steps, step)
-    if prev is None:
-        return None
-    panels = []
-    for r in results:
-        squares = [s for s in r.sizes if s[0] == s[1] == s[2]]
-        series = {}
-        for s_ in (prev, step):
-            series[s_.name] = [(s[0], *r.measured(s_.name, s)) for s in squares if r.measured(s_.name, s)[0]]
-        if len(series[step.name]) > 1 and len(series[prev.name]) > 1:
-            panels.append((r, series))
+    """Step `step` against the step before it at every square size of each sweep, GFLOPS on a log
+    scale; None when no file has both at two sizes or more."""
+    prev, found = pairs(steps, step, results)
+    panels = [(r, rows) for r, rows in found if len(rows) > 1]
     if not panels:
         return None
     plt = _plt()
-    fig, axes = plt.subplots(1, len(panels), figsize=(min(10.0, 4.8 * len(panels) + 0.4), 3.7), squeeze=False)
-    ratios = []
-    for ax, (r, series) in zip(axes[0], panels):
-        for s_, colour in ((prev, PREV_COLOUR), (step, STEP_COLOUR)):
-            pts = series[s_.name]
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", color=colour, lw=1.8,
-                    label=f"step {s_.number}")
-            for x, g, verified in pts:
-                ax.plot([x], [g], "o", color=colour, ms=5, markerfacecolor=colour if verified else "white")
-        both = {x: (g, v) for x, g, v in series[prev.name]}
-        # (size, ratio, both runs verified)
-        ratios.append((r, [(x, g / both[x][0], verified and both[x][1])
-                           for x, g, verified in series[step.name] if x in both]))
+    fig, axes = plt.subplots(1, len(panels), figsize=(drawing.MAX_WIDTH_IN, 3.6), squeeze=False)
+    width = drawing.MAX_WIDTH_IN / len(panels) - 0.6
+    for ax, (r, rows) in zip(axes[0], panels):
+        # the step before wide and light under the step, so that both show where they meet
+        for which, colour, number, lw, ms in ((1, "#b4b4b4", prev.number, 4.0, 7),
+                                              (2, STEP_COLOUR, step.number, 1.5, 4)):
+            xs, gs = [x[0] for x in rows], [x[which] for x in rows]
+            ax.plot(xs, gs, "-", color=colour, lw=lw, label=f"step {number}", zorder=2 + which)
+            for x, g, verified in zip(xs, gs, (x[3] for x in rows)):
+                ax.plot([x], [g], "o", color=colour, ms=ms, markerfacecolor=colour if verified else "white",
+                        zorder=2.5 + which)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("M = N = K")
-        ax.set_ylabel("GFLOPS (median)")
-        ticks = []
-        for x in sorted({p[0] for p in series[step.name] + series[prev.name]}):
-            if not ticks or x >= ticks[-1] * 1.2:  # no two labels on top of each other
-                ticks.append(x)
+        ticks = drawing.size_ticks([x[0] for x in rows])
         ax.set_xticks(ticks)
-        ax.set_xticklabels([str(x) for x in ticks], rotation=45, fontsize=7.5)
+        ax.set_xticklabels([str(x) for x in ticks], fontsize=7.5)
         ax.minorticks_off()
         ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
         ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+        ax.tick_params(axis="y", labelsize=7.5)
         ax.grid(True, color="#e4e4e4", lw=0.6)
-        ax.set_title(f"{r.stem}: {r.device}", fontsize=9, loc="left")
-        ax.legend(fontsize=8, frameon=False)
-    fig.suptitle(f"Step {step.number} against step {prev.number} at every size of the sweep"
-                 + ("\n" if len(panels) == 1 else " ") + "(open points: UNVERIFIED)",  # one panel: too narrow
-                 fontsize=10, x=0.01, ha="left")
+        ax.set_title(panel_title(r, width, 8), fontsize=8, loc="left")
+    axes[0][0].set_ylabel("GFLOPS (median, log scale)")
+    fig.suptitle(f"Step {step.number} against step {prev.number} at every size of the sweep (open points: UNVERIFIED)",
+                 fontsize=9.5, x=0.01, ha="left")
     fig.tight_layout()
+    for ax in axes[0]:
+        drawing.place_legend(ax, fontsize=7.5)
+    drawing.thin_ticks(fig)
     save(fig, path)
-    return ratios
+    return True
+
+
+def change_text(ratio, percent):
+    """A bar's label: the change in percent (a panel whose changes are all small), else the ratio."""
+    if percent:
+        return f"{100 * (ratio - 1):+.1f} %".replace("-", "\u2212")
+    return f"{ratio:.2f}x"
+
+
+def vs_prev(steps, step, results, path):
+    """Step `step` over the step before it (GFLOPS over GFLOPS) at every square size where both ran, a
+    bar from 1.0 per size, one panel per results file, on a linear scale: a gain of a few percent
+    shows as plainly as a doubling. None where no file has both at any size."""
+    prev, found = pairs(steps, step, results)
+    if not found:
+        return None
+    plt = _plt()
+    fig, axes = plt.subplots(len(found), 1, figsize=(drawing.MAX_WIDTH_IN, 0.5 + 2.1 * len(found)), squeeze=False)
+    place = []
+    for ax, (r, rows) in zip(axes[:, 0], found):
+        ratios = [g1 / g0 for _, g0, g1, _ in rows]
+        xs = list(range(len(rows)))
+        colours = [STEP_COLOUR if q >= 1 else LOSS_COLOUR for q in ratios]
+        bars = ax.bar(xs, [q - 1 for q in ratios], bottom=1.0, width=0.62, color=colours, edgecolor=colours,
+                      linewidth=0.8, zorder=3)
+        for bar, (_, _, _, verified), colour in zip(bars, rows, colours):
+            if not verified:  # an UNVERIFIED run at that size: an open, hatched bar
+                bar.set_facecolor("white")
+                bar.set_hatch("////")
+        ax.axhline(1.0, color="#222222", lw=1.0, zorder=4, gid="the line of 1.0")
+        lo, hi = min(ratios + [1.0]), max(ratios + [1.0])
+        span = max(hi - lo, 0.02)
+        ax.set_ylim(lo - 0.28 * span, hi + 0.28 * span)
+        ax.set_xlim(-0.6, len(rows) - 0.4)
+        ax.set_xticks(xs)
+        ax.set_xticklabels([str(x[0]) for x in rows], fontsize=7.5)
+        ax.tick_params(axis="y", labelsize=7.5)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:.3g}"))
+        ax.grid(True, axis="y", color="#e4e4e4", lw=0.6, zorder=0)
+        ax.set_ylabel(f"step {step.number} / step {prev.number}", fontsize=8)
+        ax.set_title(f"{r.stem}: {r.device}", fontsize=8.5, loc="left")
+        place.append((ax, xs, ratios))
+    axes[-1, 0].set_xlabel("M = N = K")
+    fig.suptitle(f"Step {step.number} over step {prev.number} at each size: above 1.0, step {step.number} is faster "
+                 "(hatched: UNVERIFIED)", fontsize=9.5, x=0.01, ha="left")
+    fig.tight_layout()
+    placer = drawing.Placer(fig)
+    for ax, xs, ratios in place:
+        percent = all(0.8 <= q <= 1.25 for q in ratios)
+        for x, q in zip(xs, ratios):
+            up = q >= 1
+            placer.add(ax, (x, q), change_text(q, percent), [(0, 2 if up else -2, "center", "bottom" if up else "top")] +
+                       [(0, (2 + 8 * k) * (1 if up else -1), "center", "bottom" if up else "top") for k in range(1, 4)],
+                       fontsize=7, leader_from=99, color="#222222")
+    placer.place()
+    save(fig, path)
+    return found
 
 
 def compare_snippet(steps, step, results, out, attribution=None):
-    name = f"compare_{step.page}.svg"
-    ratios = compare(steps, step, results, os.path.join(out, name))
-    if ratios is None:
-        return "No results file holds this step and the one before at two square sizes or more.\n"
+    """stepNN_compare.md: the ratios (stepNN_vs_prev.md, whose figure vs_prev_snippet() drew), the
+    list of them, and the log-scale plot of both steps' GFLOPS."""
+    prev, found = pairs(steps, step, results)
+    parts = []
+    if found:
+        lines = []
+        for r, rows in found:
+            rs = [(x, g1 / g0, v) for x, g0, g1, v in rows]
+            checked = [x for x in rs if x[2]]
+            unchecked = [x[0] for x in rs if not x[2]]
+            line = f"- **{md_escape(r.stem)}**: step {step.number} over step {prev.number} "
+            if checked:
+                lo, hi = min(checked, key=lambda x: x[1]), max(checked, key=lambda x: x[1])
+                line += (f"from {fmt_ratio(lo[1])} (at {lo[0]}) to {fmt_ratio(hi[1])} (at {hi[0]}) over the "
+                         f"{len(checked)} sizes where both were verified" if len(checked) > 1 else
+                         f"{fmt_ratio(lo[1])} at {lo[0]}, both verified")
+            if unchecked:
+                lo, hi = (min((x for x in rs if not x[2]), key=lambda x: x[1]),
+                          max((x for x in rs if not x[2]), key=lambda x: x[1]))
+                line += ("; " if checked else "") + (
+                    f"{fmt_ratio(lo[1])} to {fmt_ratio(hi[1])} at the {len(unchecked)} UNVERIFIED sizes "
+                    f"({', '.join(str(x) for x in unchecked)}: measured, not checked; hatched bars, open points)")
+            # where the gain at a size is not the step's idea (attribution.py), why, sizes grouped by reason
+            why = {}
+            for x, _, verified in rs:
+                reason = attribution.not_idea(r, step, (x, x, x)) if attribution and verified else None
+                if reason:
+                    why.setdefault(reason, []).append(x)
+            for reason, sizes in why.items():
+                where = ("at every one of these sizes" if len(sizes) == len(checked) and len(sizes) > 1
+                         else "at " + ", ".join(str(x) for x in sizes))
+                line += f". {where[0].upper() + where[1:]} the difference is not this step's idea: {reason}"
+            lines.append(line + ".")
+        parts.append(f"\\includedoc {step.page}_vs_prev.md\n\n" + "\n".join(lines) + "\n")
+    if compare(steps, step, results, os.path.join(out, f"compare_{step.page}.svg")) is not None:
+        parts.append(f"\\image html compare_{step.page}.svg \"Step {step.number} and step {prev.number} in GFLOPS at "
+                     "every square size of each sweep (log scale)\"\n")
+    if not parts:
+        return "No results file holds this step and the one before at the same square size.\n"
+    return "\n".join(parts)
+
+
+def vs_prev_snippet(steps, step, results, out):
+    """stepNN_vs_prev.md: the figure of step NN over the step before, with what its bars are."""
+    name = f"{step.page}_vs_prev.svg"
+    found = vs_prev(steps, step, results, os.path.join(out, name))
+    if found is None:
+        return ("Step 1 is the first step: there is no step before it to compare with.\n" if step is steps[0] else
+                "No results file holds this step and the one before at the same size.\n")
     prev = previous_step(steps, step)
-    lines = []
-    for r, rs in ratios:
-        if not rs:
-            continue
-        checked = [x for x in rs if x[2]]
-        unchecked = [x[0] for x in rs if not x[2]]
-        line = f"- **{md_escape(r.stem)}**: step {step.number} over step {prev.number} "
-        if checked:
-            lo, hi = min(checked, key=lambda x: x[1]), max(checked, key=lambda x: x[1])
-            line += (f"from {fmt_ratio(lo[1])} (at {lo[0]}) to {fmt_ratio(hi[1])} (at {hi[0]}) over the "
-                     f"{len(checked)} sizes where both were verified")
-        if unchecked:
-            lo, hi = min((x for x in rs if not x[2]), key=lambda x: x[1]), max((x for x in rs if not x[2]),
-                                                                             key=lambda x: x[1])
-            line += ("; " if checked else "") + (
-                f"{fmt_ratio(lo[1])} to {fmt_ratio(hi[1])} at the {len(unchecked)} UNVERIFIED sizes "
-                f"({', '.join(str(x) for x in unchecked)}: measured, not checked; open points)")
-        # where the gain at a size is not the step's idea (attribution.py), why, sizes grouped by reason
-        why = {}
-        for x, _, verified in rs:
-            reason = attribution.not_idea(r, step, (x, x, x)) if attribution and verified else None
-            if reason:
-                why.setdefault(reason, []).append(x)
-        for reason, sizes in why.items():
-            where = ("at every one of these sizes" if len(sizes) == len(checked) and len(sizes) > 1
-                     else "at " + ", ".join(str(x) for x in sizes))
-            line += f". {where[0].upper() + where[1:]} the difference is not this step's idea: {reason}"
-        lines.append(line + ".")
-    return (f"\\image html {name} \"Step {step.number} against step {prev.number}, every square size of each sweep\"\n\n"
-            + "\n".join(lines) + "\n")
+    return (f"\\image html {name} \"Step {step.number} over step {prev.number} at each size (linear scale)\"\n\n"
+            f"Each bar is step {step.number}'s GFLOPS over step {prev.number}'s at one size (the medians, from "
+            "`docs/results/`), drawn from 1.0: above the line step " + f"{step.number} is faster, below it slower; "
+            "a hatched bar is a size where either run was UNVERIFIED (measured, not checked).\n")
 
 
 def measurements(r, tuning, step_name):
@@ -272,28 +426,77 @@ def spread(step, results, tuning, out):
     return ("\n\n".join(text) + "\n") if text else None
 
 
+def run_name(r, f):
+    """A committed run by its place: 'the results file' for docs/results/NAME.csv, 'run 3' for
+    bench/tuning/NAME-run3.csv, 'run 22, ablation' for NAME-run22-ablation.csv."""
+    if f == f"{r.stem}.csv":
+        return "docs/results"
+    rest = f[len(r.stem) + 1:] if f.startswith(r.stem + "-") else f
+    rest = rest[:-4] if rest.endswith(".csv") else rest
+    m = re.match(r"run(\d+)(?:-(.+))?$", rest)
+    return (f"run {m.group(1)}" + (f", {m.group(2)}" if m.group(2) else "")) if m else rest
+
+
 def spread_figure(r, step, settings, all_m, span, path):
-    """Every measurement of the settings at square sizes within `span` (the tuning run's range)."""
+    """Every measurement of the settings at square sizes within `span` (the tuning run's range), a
+    colour per setting and a marker per run: left, the runs over many sizes as lines; right, the
+    sizes that runs of a few sizes measured (4095 to 4097), every run's point there side by side."""
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(9.6, 4.0))
-    markers = "osD^v<>"
+    from matplotlib.lines import Line2D
+    markers = "osD^v<>ph"
     files = sorted({f for (p, _), vals in all_m.items() if p in settings for f, _ in vals})
     common = set.intersection(*[set(p.split()) for p in settings])
-    for colour, params in zip((STEP_COLOUR, PEER_COLOUR), settings):
-        label = " ".join(x for x in params.split() if x not in common)
-        for j, f in enumerate(files):
-            pts = sorted((size[0], v) for (p, size), vals in all_m.items() if p == params and size[0] == size[1] == size[2]
-                         and span[0] <= size[0] <= span[1] for ff, v in vals if ff == f)
-            if not pts:
-                continue
-            ax.plot([x for x, _ in pts], [v for _, v in pts], markers[j % len(markers)] + "-", color=colour, ms=4,
-                    lw=0.8, alpha=0.85, label=f"{label}: {f}")
+    names = [" ".join(x for x in params.split() if x not in common) for params in settings]
+    series = {}  # (setting, file): [(size, GFLOPS)]
+    for params in settings:
+        for f in files:
+            pts = sorted((size[0], v) for (p, size), vals in all_m.items()
+                         if p == params and size[0] == size[1] == size[2] and span[0] <= size[0] <= span[1]
+                         for ff, v in vals if ff == f)
+            if pts:
+                series[(params, f)] = pts
+    wide = [f for f in files if max(len(pts) for (p, ff), pts in series.items() if ff == f) > 3]
+    spots = sorted({x for (p, f), pts in series.items() if f not in wide for x, _ in pts})
+    fig, axes = plt.subplots(1, 2 if spots else 1, figsize=(drawing.MAX_WIDTH_IN, 4.6), squeeze=False, sharey=True,
+                             gridspec_kw={"width_ratios": [3, 1.4]} if spots else None)
+    ax = axes[0][0]
+    for colour, params, label in zip((STEP_COLOUR, PEER_COLOUR), settings, names):
+        for f in wide:
+            pts = series.get((params, f))
+            if pts:
+                j = files.index(f)
+                ax.plot([x for x, _ in pts], [v for _, v in pts], "-", marker=markers[j % len(markers)], color=colour,
+                        ms=4, lw=1.1, label=f"{label}, {run_name(r, f)}", zorder=3)
     ax.set_xlabel("M = N = K")
     ax.set_ylabel("GFLOPS (median of each run)")
     ax.grid(True, color="#e4e4e4", lw=0.6)
-    ax.legend(fontsize=7.5, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    ax.set_title(f"Step {step.number} on {r.stem}: the two settings (the rest equal), every committed run",
-                 fontsize=10, loc="left")
+    if spots:
+        spot = axes[0][1]
+        n = len(settings) * len(files)
+        for i, (colour, params, label) in enumerate(zip((STEP_COLOUR, PEER_COLOUR), settings, names)):
+            for j, f in enumerate(files):
+                pts = [(spots.index(x), v) for x, v in series.get((params, f), []) if x in spots]
+                if pts:
+                    dodge = ((i * len(files) + j) - (n - 1) / 2) * 0.7 / n
+                    spot.plot([x + dodge for x, _ in pts], [v for _, v in pts], ls="none", color=colour, ms=4,
+                              marker=markers[j % len(markers)], zorder=3,
+                              label=f"{label}, {run_name(r, f)} (at {', '.join(map(str, spots))})")
+        spot.set_xticks(range(len(spots)))
+        spot.set_xticklabels([str(x) for x in spots], fontsize=8)
+        spot.set_xlim(-0.5, len(spots) - 0.5)
+        spot.set_xlabel("M = N = K, every run")
+        spot.grid(True, axis="y", color="#e4e4e4", lw=0.6)
+    fig.suptitle(f"Step {step.number} on {r.stem}: the two settings (the rest equal), every committed run",
+                 fontsize=9.5, x=0.01, ha="left")
+    setting_legend = ax.legend(handles=[Line2D([], [], color=c, lw=2, label=n) for c, n in
+                                        zip((STEP_COLOUR, PEER_COLOUR), names)],
+                               title="setting (colour)", loc="upper left", bbox_to_anchor=(0.0, -0.14), frameon=False,
+                               fontsize=7.5, title_fontsize=7.5, borderaxespad=0, alignment="left")
+    ax.add_artist(setting_legend)
+    ax.legend(handles=[Line2D([], [], color="#444444", ls="none", marker=markers[j % len(markers)], ms=5,
+                              label=run_name(r, f)) for j, f in enumerate(files)],
+              title="run (marker)", loc="upper left", bbox_to_anchor=(0.35, -0.14), frameon=False, fontsize=7.5,
+              title_fontsize=7.5, ncol=3, borderaxespad=0, alignment="left")
     fig.tight_layout()
     save(fig, path)
 
@@ -311,6 +514,7 @@ def render(ctx):
     write(os.path.join(ctx.out, "rooflines.md"), "\n".join(lines) or "No results file has its measured peaks.\n")
     attribution = Attribution.of(ctx)
     for s in ctx.steps:
+        write(os.path.join(ctx.out, f"{s.page}_vs_prev.md"), vs_prev_snippet(ctx.steps, s, ctx.results, ctx.out))
         write(os.path.join(ctx.out, f"{s.page}_compare.md"),
               compare_snippet(ctx.steps, s, ctx.results, ctx.out, attribution))
         text = spread(s, ctx.results, ctx.tuning, ctx.out)

@@ -1,172 +1,191 @@
-"""The plots of the results, drawn by gnuplot as SVG: results_all.svg (all devices, log scale),
-results_NAME.svg (bars at the headline size), sweep_NAME.svg (GFLOPS against the size, log-log,
-for a sweep); results_all.md and results_plot.md show them.
+"""The plots of the results, drawn by matplotlib as SVG (drawing.py: the layout the tests check):
+results_all.svg (all devices, log scale), results_NAME.svg (bars at the headline size),
+sweep_NAME.svg (GFLOPS against the size, log-log, for a sweep); results_all.md and results_plot.md
+show them. On the x axis a step is its number (the pages name the steps by number), a peer its name.
 """
 import os
-import subprocess
 
-from .common import NO_RESULTS, ToolError, fmt_gflops, is_step, md_escape, short_name, size_text, write
+from . import drawing
+from .common import NO_RESULTS, fmt_gflops, is_step, md_escape, size_text, write
 
-SVG_TERMINAL = 'set terminal svg size {w},{h} dynamic font "Helvetica,13" background "#ffffff"'
+STEP_COLOUR, PEER_COLOUR = "#3b6ea5", "#e8862a"
+PEER_NAMES = {"cublas": "cuBLAS", "clblast": "CLBlast", "cpu_blas": "CPU BLAS"}
 
+# One look per device on the plot of every device, so that two devices with the same numbers (the
+# H100 and the H200) both show: the first's line under the second's, its larger open markers around
+# the second's filled ones
+DEVICE_LOOKS = [dict(color="#1f77b4", marker="s", ms=9, mfc="none", mew=1.6, ls="-", lw=2.2),
+                dict(color="#2ca02c", marker="o", ms=5, mfc="#2ca02c", mew=0, ls=(0, (4, 2)), lw=1.4),
+                dict(color="#d62728", marker="^", ms=7, mfc="white", mew=1.4, ls="-.", lw=1.6),
+                dict(color="#9467bd", marker="D", ms=5, mfc="#9467bd", mew=0, ls=":", lw=1.8),
+                dict(color="#8c564b", marker="v", ms=7, mfc="none", mew=1.4, ls="-", lw=1.0)]
 
-def gp_string(text):
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def run_gnuplot(gnuplot, script_path, out_dir):
-    proc = subprocess.run([gnuplot, os.path.basename(script_path)], cwd=out_dir, capture_output=True, text=True)
-    if proc.returncode != 0 or proc.stderr.strip():
-        raise ToolError(f"gnuplot {script_path} failed: {proc.stderr.strip()}")
-
-
-def plot_device(r, out_dir, gnuplot):
-    """Bars: GFLOPS of each program at the headline size on one device (linear scale)."""
-    data = []
-    for i, p in enumerate(r.programs):
-        g = r.gflops(p)
-        if g is not None:
-            data.append(f"{len(data)}\t{g}\t{gp_string(short_name(p))}\t{0 if is_step(p) else 1}\t"
-                        f"{gp_string(fmt_gflops(g))}")
-    write(os.path.join(out_dir, f"results_{r.stem}.dat"), "\n".join(data) + "\n")
-    peak, top = "", "*"
-    if r.peak:  # the measured FMA peak as a dashed line, the scale up to it
-        top = repr(1.12 * max([r.peak.fma] + [r.gflops(p) or 0 for p in r.programs]))
-        peak = (f'set arrow from graph 0, first {r.peak.fma!r} to graph 1, first {r.peak.fma!r} nohead dt 2 lw 1.5 '
-                f'lc rgb "#555555"\nset label {gp_string(f"measured FMA peak {fmt_gflops(r.peak.fma)} (bench/peak)")} '
-                f'at graph 0.01, first {r.peak.fma!r} offset 0,0.6 font ",10" tc rgb "#555555" noenhanced')
-    script = f"""{SVG_TERMINAL.format(w=760, h=400)}
-set output "results_{r.stem}.svg"
-set title {gp_string(f"{r.device} ({r.platform}, driver {r.driver}), {r.dates}")} noenhanced font ",12"
-set ylabel "GFLOPS (median)"
-set xlabel {gp_string(size_text(r.headline) + "; blue: steps, orange: peers")} noenhanced
-set style fill solid 0.85 border -1
-set boxwidth 0.65
-set grid ytics lc rgb "#dddddd"
-set yrange [0:{top}]
-set xrange [-0.6:{len(data) - 0.4}]
-set offsets 0, 0, graph 0.12, 0
-{peak}
-set xtics noenhanced rotate by -25
-set key off
-plot "results_{r.stem}.dat" using 1:2:($4 == 0 ? 0x3b6ea5 : 0xe8862a):xtic(3) with boxes lc rgb variable, \\
-     "" using 1:2:5 with labels offset 0,0.8 font ",11"
-"""
-    path = os.path.join(out_dir, f"results_{r.stem}.gp")
-    write(path, script)
-    run_gnuplot(gnuplot, path, out_dir)
+# Line colours and markers of the sweep plot: one per step (ten distinct ones before any repeats),
+# and the peers in greys and black, dashed
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+           "#7f3c8d"]
+MARKERS = ["o", "s", "D", "^", "v", "<", ">", "p", "h", "d"]
+DODGE = 0.012
+PEER_LOOKS = {"cublas": ("#000000", "X", (0, (5, 2))), "clblast": ("#555555", "P", (0, (5, 2, 1, 2))),
+              "cpu_blas": ("#999999", "*", (0, (2, 2)))}
 
 
-def plot_all(results, out_dir, gnuplot):
-    """All devices on one plot, log scale: one line of points per device across steps and peers."""
+def program_tick(program):
+    """A program on an x axis: a step by its number, a peer by its name."""
+    return str(int(program[6:8])) if is_step(program) else PEER_NAMES.get(program, program)
+
+
+def ordered_programs(results):
     programs = []
     for r in results:
         for p in r.programs:
             if p not in programs:
                 programs.append(p)
-    programs.sort(key=lambda p: (not is_step(p), p if is_step(p) else ""))
-    rows = []
-    for i, p in enumerate(programs):
-        cells = [str(i)]
-        for r in results:
-            g = r.gflops(p)
-            cells.append(repr(g) if g is not None else "NaN")
-        rows.append("\t".join(cells))
-    write(os.path.join(out_dir, "results_all.dat"), "\n".join(rows) + "\n")
+    return sorted(programs, key=lambda p: (not is_step(p), p if is_step(p) else ""))
+
+
+def log_ticks(ax, low, high):
+    """Major ticks 1, 2, 5 x 10^n between low and high, written plainly."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0) if high / low < 1e3 else (1.0,)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def plot_device(r, path):
+    """Bars: GFLOPS of each program at the headline size on one device (linear scale), the value on
+    each bar, the measured FMA peak as a dashed line."""
+    plt = drawing.pyplot()
+    bars = [(p, r.gflops(p)) for p in r.programs if r.gflops(p) is not None]
+    fig, ax = plt.subplots(figsize=(drawing.MAX_WIDTH_IN, 3.9))
+    xs = list(range(len(bars)))
+    colours = [STEP_COLOUR if is_step(p) else PEER_COLOUR for p, _ in bars]
+    ax.bar(xs, [g for _, g in bars], width=0.65, color=colours, edgecolor="#333333", linewidth=0.6, zorder=3)
+    top = max([g for _, g in bars] + ([r.peak.fma] if r.peak else [])) * 1.15
+    if r.peak:
+        ax.axhline(r.peak.fma, color="#555555", lw=1.2, ls=(0, (4, 3)), zorder=4, gid="the measured FMA peak")
+    ax.set_ylim(0, top)
+    ax.set_xlim(-0.6, len(bars) - 0.4)
+    ax.set_xticks(xs)
+    ax.set_xticklabels([program_tick(p) for p, _ in bars], fontsize=8)
+    ax.set_ylabel("GFLOPS (median)")
+    ax.set_xlabel(f"step (blue) or peer (orange), {size_text(r.headline)}")
+    ax.grid(True, axis="y", color="#dddddd", lw=0.6, zorder=0)
+    ax.set_title(f"{r.stem}: {r.device}, {r.dates}", fontsize=10, loc="left")
+    fig.tight_layout()
+    place = drawing.Placer(fig)
+    if r.peak:
+        text = f"measured FMA peak {fmt_gflops(r.peak.fma)} (bench/peak)"
+        place.add(ax, None, text, [(2, dy, "left", va, None, (x, r.peak.fma)) for x in [-0.55] + xs
+                                   for dy, va in ((2, "bottom"), (-2, "top"))], fontsize=7.5, color="#555555")
+    for x, (_, g) in enumerate(bars):
+        place.add(ax, (x, g), fmt_gflops(g), [(0, 2, "center", "bottom"), (0, -2, "center", "top")] +
+                  [(0, 2 + 9 * k, "center", "bottom") for k in range(1, 4)], fontsize=7.5, leader_from=99)
+    place.place()
+    drawing.save(fig, path)
+
+
+def plot_all(results, path):
+    """All devices on one plot, log scale: per device, a line through the steps and points for the
+    peers (right of the dashed line), each device with its own colour, marker and line style."""
+    plt = drawing.pyplot()
+    programs = ordered_programs(results)
     nsteps = sum(1 for p in programs if is_step(p))
-    plots = []
+    fig, ax = plt.subplots(figsize=(drawing.MAX_WIDTH_IN, 4.4 + 0.2 * len(results)))
+    values = []
     for j, r in enumerate(results):
-        col = 2 + j
-        title = f"{r.stem}: {r.device}, {size_text(r.headline)}"
-        plots.append(f'"results_all.dat" using 1:{col} every ::0::{nsteps - 1} with linespoints '
-                     f'lw 2 pt 7 ps 1.2 lc {j + 1} title {gp_string(title)}')
-        if nsteps < len(programs):
-            plots.append(f'"results_all.dat" using 1:{col} every ::{nsteps} with points pt 5 ps 1.4 '
-                         f'lc {j + 1} notitle')
-    xtics = ", ".join(f"{gp_string(short_name(p))} {i}" for i, p in enumerate(programs))
-    separator = (f"set arrow from {nsteps - 0.5}, graph 0 to {nsteps - 0.5}, graph 1 nohead dt 2 lc rgb '#888888'"
-                 if nsteps < len(programs) else "")
-    script = f"""{SVG_TERMINAL.format(w=760, h=440 + 18 * len(results))}
-set output "results_all.svg"
-set title "GFLOPS of each step (lines) and peer (squares, right of the dashed line) on every recorded device"\
- font ",12"
-set ylabel "GFLOPS (median, log scale)"
-set logscale y
-set format y "%g"
-set grid ytics mytics lc rgb "#dddddd"
-set xtics ({xtics}) noenhanced rotate by -25
-set offsets 0.4, 0.4, 0, 0
-set datafile missing "NaN"
-set key noenhanced below left Left reverse font ",11"
-{separator}
-plot {", ".join(plots)}
-"""
-    path = os.path.join(out_dir, "results_all.gp")
-    write(path, script)
-    run_gnuplot(gnuplot, path, out_dir)
+        look = dict(DEVICE_LOOKS[j % len(DEVICE_LOOKS)])
+        ls = look.pop("ls")
+        steps = [(i, r.gflops(p)) for i, p in enumerate(programs[:nsteps]) if r.gflops(p) is not None]
+        peers = [(nsteps + i, r.gflops(p)) for i, p in enumerate(programs[nsteps:]) if r.gflops(p) is not None]
+        values += [g for _, g in steps + peers]
+        label = f"{r.stem}: {r.device}, {size_text(r.headline)}"
+        ax.plot([i for i, _ in steps], [g for _, g in steps], ls=ls, label=label, zorder=3 + j, **look)
+        if peers:
+            look.pop("lw")
+            ax.plot([i for i, _ in peers], [g for _, g in peers], ls="none", label=f"_peers of {r.stem}",
+                    zorder=3 + j, **look)
+    if nsteps < len(programs):
+        ax.axvline(nsteps - 0.5, color="#888888", lw=0.8, ls=(0, (3, 3)), zorder=1,
+                   gid="the line between steps and peers")
+    ax.set_yscale("log")
+    if values:
+        ax.set_ylim(min(values) / 1.6, max(values) * 1.6)
+        log_ticks(ax, min(values), max(values))
+    ax.set_xlim(-0.5, len(programs) - 0.5)
+    ax.set_xticks(range(len(programs)))
+    ax.set_xticklabels([program_tick(p) for p in programs], fontsize=8)
+    ax.set_xlabel("step, then the peers")
+    ax.set_ylabel("GFLOPS (median, log scale)")
+    ax.grid(True, axis="y", which="major", color="#dddddd", lw=0.6)
+    ax.set_title("GFLOPS of each step (lines) and peer (points) on every recorded device", fontsize=10, loc="left")
+    ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.16), frameon=False, fontsize=8, borderaxespad=0)
+    fig.tight_layout()
+    drawing.save(fig, path)
 
 
-# Line colours of the sweep plot, one per program (ten distinct ones before any repeats)
-PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#7f7f7f", "#17becf", "#000000",
-           "#e377c2"]
-
-
-def plot_sweep(r, out_dir, gnuplot):
+def plot_sweep(r, path):
     """GFLOPS against the square problem size, one line per program, log-log; the measured rates
-    only (a size a program did not run at is no point), UNVERIFIED ones as open points."""
-    squares = [s for s in r.sizes if s[0] == s[1] == s[2]]
-    blocks, plots = [], []
-    for p in r.programs:
-        points = []
-        for s in squares:
-            g, verified = r.measured(p, s)
-            if g is not None:
-                points.append(f"{s[0]}\t{g!r}\t{7 if verified else 6}")
-        if points:
-            plots.append((p, len(blocks)))
-            blocks.append("\n".join(points))
-    write(os.path.join(out_dir, f"sweep_{r.stem}.dat"), "\n\n\n".join(blocks) + "\n")
-    lines = []
-    for j, (p, index) in enumerate(plots):
-        dash = "" if is_step(p) else " dt 2"
-        lines.append(f'"sweep_{r.stem}.dat" index {index} using 1:2:3 with linespoints lw 2{dash} pt variable '
-                     f'ps 0.8 lc rgb "{PALETTE[j % len(PALETTE)]}" title {gp_string(short_name(p))}')
-    xtics = ", ".join(f'"{s[0]}" {s[0]}' for s in squares if s[0] & (s[0] - 1) == 0 or s == max(squares))
-    # two lines: a device's name can be longer than the plot is wide
-    title = gp_string(f"{r.stem}: GFLOPS against M = N = K (open points: UNVERIFIED)@NL@{r.device}, {r.dates}")
-    title = title.replace("@NL@", "\\n")
-    script = f"""{SVG_TERMINAL.format(w=800, h=460)}
-set output "sweep_{r.stem}.svg"
-set title {title} noenhanced font ",12"
-set xlabel "M = N = K (log scale)"
-set ylabel "GFLOPS (median, log scale)"
-set logscale xy
-set format y "%g"
-set xtics ({xtics})
-set grid xtics ytics mytics lc rgb "#dddddd"
-set offsets graph 0.03, graph 0.03, 0, 0
-set key noenhanced outside right font ",11"
-plot {", ".join(lines)}
-"""
-    path = os.path.join(out_dir, f"sweep_{r.stem}.gp")
-    write(path, script)
-    run_gnuplot(gnuplot, path, out_dir)
-
+    only (a size a program did not run at is no point), UNVERIFIED ones as open points; each
+    program's points moved by a hair along x (DODGE), the later steps' lines thinner."""
+    plt = drawing.pyplot()
+    squares = sorted({s[0] for s in r.sizes if s[0] == s[1] == s[2]})
+    fig, ax = plt.subplots(figsize=(drawing.MAX_WIDTH_IN, 5.6))
+    values = []
+    for n, p in enumerate(r.programs):
+        # each program's points a little apart along x (DODGE octaves from the next program's), so
+        # that programs with the same rate at a size all show
+        dodge = 2 ** (DODGE * (n - (len(r.programs) - 1) / 2))
+        pts = [(x * dodge, *r.measured(p, (x, x, x))) for x in squares]
+        pts = [(x, g, v) for x, g, v in pts if g is not None]
+        if not pts:
+            continue
+        values += [g for _, g, _ in pts]
+        if is_step(p):
+            j = int(p[6:8]) - 1
+            colour, marker, ls = PALETTE[j % len(PALETTE)], MARKERS[j % len(MARKERS)], "-"
+        else:
+            colour, marker, ls = PEER_LOOKS.get(p, ("#444444", "x", (0, (4, 2))))
+        checked = [i for i, (_, _, v) in enumerate(pts) if v]
+        # the later steps drawn thinner over the earlier ones: where two lines meet, both show
+        lw = 3.4 - 0.25 * j if is_step(p) else 1.3
+        ax.plot([x for x, _, _ in pts], [g for _, g, _ in pts], ls=ls, lw=lw, color=colour, marker=marker, ms=4.5,
+                markevery=checked, label=program_tick(p) if not is_step(p) else f"step {program_tick(p)}", zorder=3)
+        open_ = [(x, g) for x, g, v in pts if not v]
+        if open_:
+            ax.plot([x for x, _ in open_], [g for _, g in open_], ls="none", marker=marker, ms=4.5, color=colour,
+                    mfc="white", label=f"_unverified {p}", zorder=3)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xticks(drawing.size_ticks(squares))
+    ax.set_xticklabels([str(x) for x in drawing.size_ticks(squares)], fontsize=8)
+    ax.minorticks_off()
+    if values:
+        log_ticks(ax, min(values), max(values))
+    ax.set_xlabel("M = N = K (log scale)")
+    ax.set_ylabel("GFLOPS (median, log scale)")
+    ax.grid(True, color="#e4e4e4", lw=0.6)
+    ax.set_title(f"{r.stem}: GFLOPS against M = N = K (open points: UNVERIFIED)\n{r.device}, {r.dates}", fontsize=10,
+                 loc="left")
+    ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.13), frameon=False, fontsize=8, ncol=5, borderaxespad=0)
+    fig.tight_layout()
+    drawing.thin_ticks(fig)
+    drawing.save(fig, path)
 
 
 def render(ctx):
     plots = []
     write(os.path.join(ctx.out, "results_all.md"), NO_RESULTS)
     if ctx.results:
-        plot_all(ctx.results, ctx.out, ctx.gnuplot)
+        plot_all(ctx.results, os.path.join(ctx.out, "results_all.svg"))
         write(os.path.join(ctx.out, "results_all.md"), '\\image html results_all.svg "GFLOPS of every step '
               'and peer on every recorded device, at each file\'s headline size (log scale)"\n')
         for r in ctx.results:
-            plot_device(r, ctx.out, ctx.gnuplot)
+            plot_device(r, os.path.join(ctx.out, f"results_{r.stem}.svg"))
             plots.append(f'\\image html results_{r.stem}.svg "{md_escape(r.stem)}: GFLOPS of each step and peer at '
                          f'{size_text(r.headline)}"')
             if sum(s[0] == s[1] == s[2] for s in r.sizes) > 1:
-                plot_sweep(r, ctx.out, ctx.gnuplot)
+                plot_sweep(r, os.path.join(ctx.out, f"sweep_{r.stem}.svg"))
                 plots.append(f'\\image html sweep_{r.stem}.svg "{md_escape(r.stem)}: GFLOPS against the size '
                              '(log-log; open points: UNVERIFIED)"')
     write(os.path.join(ctx.out, "results_plot.md"), "\n\n".join(plots) + "\n")

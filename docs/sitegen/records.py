@@ -4,7 +4,7 @@ import glob
 import os
 import re
 
-from .common import NEEDED, InputError, parse_params, read_csv_rows, size_key
+from .common import NEEDED, InputError, md_escape, parse_params, read_csv_rows, size_key
 
 class TuningFile:
     """One bench/tune.py record: rows in the harness's columns, one per parameter combination
@@ -42,7 +42,8 @@ def tuning_for(tuning, r):
 
 def device_groups(results, tuning):
     """(label, device, tuning files) for each results file, then for each device that only tuning
-    files were measured on (labelled by its name)."""
+    files were measured on (labelled by its name: device_heading()
+    names it once)"""
     out = [(r.stem, r.device, tuning_for(tuning, r)) for r in results]
     seen = {(r.platform, r.device) for r in results}
     for t in tuning:
@@ -50,6 +51,12 @@ def device_groups(results, tuning):
             seen.add(key)
             out.append((key[1], key[1], [x for x in tuning if x.device == {key}]))
     return out
+
+
+def device_heading(label, device):
+    """A device's name at the head of its paragraph (Markdown): the results file's name and the device,
+    or the device alone where only tuning files were measured on it (its label is its name)."""
+    return f"**{md_escape(label)}**" + (f", {md_escape(device)}" if device != label else "")
 
 
 def read_ptxas(path):

@@ -31,7 +31,8 @@ from .common import (InputError, fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_esc
                      previous_step, round_up,
                      size_short, size_text, write)
 from .params import device_class
-from .records import SM_LIMITS, compute_units, device_groups, device_listing, resident_groups, tuning_for
+from .records import (SM_LIMITS, compute_units, device_groups, device_heading, device_listing, resident_groups,
+                      tuning_for)
 
 WAVE_G = (1, 2, 4, 8)  # work-groups resident per compute unit, for the waves of padding_snippet
 
@@ -169,9 +170,8 @@ def tuning_grid_snippet(results, tuning, step_name, keys, title, limit=10):
             continue
         runs = sorted({name for _, name in best.values()})
         kinds = f"({', '.join(keys)})"
-        out.append(f"**{md_escape(label)}**" + (f", {md_escape(device)}" if device != label else "")
-                   + f": {title}, the fastest combination for each {kinds} over the tuning runs "
-                   f"`bench/tuning/{{{', '.join(runs)}}}` "
+        out.append(f"{device_heading(label, device)}: {title}, the fastest combination for each {kinds} "
+                   f"over the tuning runs `bench/tuning/{{{', '.join(runs)}}}` "
                    "(measured without verification, except each run's best; all at the size shown)."
                    + ("" if any(t.device <= recorded for t in files) else " " + recorded_elsewhere(results, files))
                    + "\n")
@@ -651,7 +651,7 @@ def split_snippet(runs):
                 "SPLIT_ROWS), with the host's choice by the first model" if run.first_version else
                 "the host's rows of blocks (SPLIT_ROWS=0: those left over by whole waves; the column 'rows split' "
                 "gives how many of Mp/TSM)")
-        out.append(f"**{md_escape(run.label)}**, {md_escape(run.device)}, `bench/tuning/{run.t.name}`, recorded "
+        out.append(f"{device_heading(run.label, run.device)}, `bench/tuning/{run.t.name}`, recorded "
                    f"{recorded_when(run.t)} (measured without verification; which row is the host's choice, from the "
                    f"log beside it): GFLOPS of step {pn} and of step {s.number} with the host's choice (SLICES=0: the "
                    f"number it chose{'' if run.first_version else ', with the rows it split'}, then its rate) and "

@@ -1,6 +1,8 @@
 """docs.drawings: the diagrams as drawn (docs/sitegen/diagrams.py, with matplotlib), for every
 class's defaults of every step and every set a page names:
-  - no two labels overlap, none runs under another panel's shapes or off the figure;
+  - no two labels overlap, none runs across a shape's edge or a line or off the figure, none is
+    longer than three lines (the numbers are in the page's text), and the figure fits the text
+    column at 1024 pixels (docs/sitegen/drawing.py: layout_faults, as for every figure);
   - each highlighted work-item's colour shows in the tiles' panel (its reads are not hidden under
     another work-item's).
 The geometry they draw is checked against the plans and the kernels by docs.geometry
@@ -15,7 +17,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from fixture import load_steps  # noqa: E402
+from fixture import load_steps, main_with_matplotlib  # noqa: E402
 from sitegen import diagrams, stepdefs  # noqa: E402
 
 SOURCE = None
@@ -40,27 +42,11 @@ def close(fig):
 
 
 def layout_faults(fig):
-    """What is wrong with a drawn diagram's layout: two texts that overlap, a text of one panel under
-    a shape of another, a text off the figure."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    FigureCanvasAgg(fig).draw()
-    renderer = fig.canvas.get_renderer()
-    texts = [(-1, t) for t in fig.texts] + [(-1, t) for legend in fig.legends for t in legend.get_texts()]
-    texts += [(i, t) for i, ax in enumerate(fig.axes) for t in ax.texts]
-    texts = [(i, t, t.get_window_extent(renderer)) for i, t in texts if t.get_text().strip()]
-
-    def meet(a, b):  # more than a pixel each way
-        return min(a.x1, b.x1) - max(a.x0, b.x0) > 1 and min(a.y1, b.y1) - max(a.y0, b.y0) > 1
-    out = [f"{a.get_text()!r} overlaps {b.get_text()!r}"
-           for (_, a, box_a), (_, b, box_b) in ((x, y) for n, x in enumerate(texts) for y in texts[n + 1:])
-           if meet(box_a, box_b)]
-    for i, t, box in texts:
-        if box.x0 < -0.5 or box.y0 < -0.5 or box.x1 > fig.bbox.width + 0.5 or box.y1 > fig.bbox.height + 0.5:
-            out.append(f"{t.get_text()!r} runs off the figure")
-        for j, ax in enumerate(fig.axes):
-            if i >= 0 and j != i and any(meet(box, p.get_window_extent(renderer)) for p in ax.patches):
-                out.append(f"{t.get_text()!r} (panel {i}) runs under the shapes of panel {j}")
-    return out
+    """What is wrong with a drawn diagram's layout (docs/sitegen/drawing.py, the checks of every figure:
+    two texts that overlap, a text across a shape's edge or a line, off the figure, longer than three
+    lines, a figure wider than the text column at 1024 pixels)."""
+    from sitegen import drawing
+    return drawing.layout_faults(fig)
 
 
 class Drawings(unittest.TestCase):
@@ -120,10 +106,4 @@ class Drawings(unittest.TestCase):
 
 if __name__ == "__main__":
     SOURCE = sys.argv[1]
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        print(f"SKIPPED: {sys.executable} has no matplotlib (Debian: apt-get install python3-matplotlib): "
-              "the site draws no diagrams either")
-        sys.exit(77)
-    unittest.main(argv=sys.argv[:1] + sys.argv[2:], verbosity=1)
+    main_with_matplotlib("diagrams")

@@ -1,0 +1,539 @@
+"""What every figure of the site shares (plots.py, figures.py, diagrams.py): matplotlib set up for
+SVG, the saving, the placing of labels where nothing else is drawn, and the checks of a drawn
+figure that the tests run on every figure the build draws (docs/tests/test_figures.py,
+docs/tests/test_drawings.py):
+
+  layout_faults(fig): what makes a figure hard to read at a glance:
+    - a text over another text (tick labels, titles and legend entries included);
+    - a text across a line or over a marker of the data (a Line2D: curves, the roofline, the peers'
+      dashed lines, leader lines), across an axes' frame, or across the edge of a shape (a
+      rectangle: a bar, a matrix, a work-item's cell; a text may lie inside a shape, as on a
+      background, but not over its edge or over a smaller shape);
+    - a legend over a line or a marker of its axes;
+    - a text off the figure (a title cut off);
+    - a text rotated other than by a right angle (its box would not be its shape) or of more than
+      MAX_LINES lines (a caption that long belongs in the page's text);
+    - a figure wider than WIDTH_PX: the text column of a 1024-pixel window beside the navigation
+      tree, so that no figure is scaled down or cut at 1024 or 1280 pixels.
+  hidden_series(fig): the legend entries (lines with a label) that cannot be seen: at least VISIBLE
+    of the pixels a line colours when it is drawn alone must look the same with every line drawn.
+
+Thin lines of a grid (a LineCollection thinner than THIN points, an axes' grid) are the paper the
+figure is drawn on: a text may cross them."""
+import numpy
+
+# The text column in a 1024-pixel window (Chromium): the 989 px of sitegen/checks.py at 1280, less
+# the 256 px fewer of the window; an SVG's width in px is its width in pt x 4/3
+WIDTH_PX = 733
+MAX_WIDTH_IN = WIDTH_PX * 0.75 / 72
+MAX_LINES = 3
+THIN = 0.6
+VISIBLE = 0.3
+SLACK = 1.0  # px: boxes that meet by less than this each way do not overlap
+
+_HOOKS = []
+
+
+def pyplot():
+    import matplotlib
+    matplotlib.use("svg")
+    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "sgemm-tutorial", "font.size": 9,
+                                "font.family": "DejaVu Sans", "hatch.linewidth": 0.6})
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def on_save(hook):
+    """Calls hook(fig, path) on every figure before it is saved (the tests' checks); returns a function
+    that removes it."""
+    _HOOKS.append(hook)
+    return lambda: _HOOKS.remove(hook)
+
+
+def save(fig, path):
+    for hook in list(_HOOKS):
+        hook(fig, path)
+    fig.savefig(path, format="svg", metadata={"Date": None})
+    pyplot().close(fig)
+
+
+def renderer(fig):
+    """Draws fig with Agg (the layout as saved: the same fonts and sizes) and returns the renderer."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    return canvas.get_renderer()
+
+
+# ---------------------------------------------------------------------------------------------
+# What a drawn figure holds, in display coordinates (pixels, y upwards)
+
+def _box(b):
+    return numpy.array([b.x0, b.y0, b.x1, b.y1], dtype=float)
+
+
+def _meet(a, b, slack=SLACK):
+    """Two boxes overlap by more than `slack` each way."""
+    return min(a[2], b[2]) - max(a[0], b[0]) > slack and min(a[3], b[3]) - max(a[1], b[1]) > slack
+
+
+def _inside(a, b, slack=SLACK):
+    """Box a lies within box b (give or take `slack`)."""
+    return a[0] >= b[0] - slack and a[1] >= b[1] - slack and a[2] <= b[2] + slack and a[3] <= b[3] + slack
+
+
+def _liang_barsky(segs, box):
+    """For segments (N, 2, 2) and a box: which meet it, and the parameters t0 <= t1 along each of
+    where it enters and leaves (Liang-Barsky)."""
+    p0, d = segs[:, 0, :], segs[:, 1, :] - segs[:, 0, :]
+    t0, t1 = numpy.zeros(len(segs)), numpy.ones(len(segs))
+    meets = numpy.ones(len(segs), bool)
+    for axis, lo, hi in ((0, box[0], box[2]), (1, box[1], box[3])):
+        for p, q in ((-d[:, axis], p0[:, axis] - lo), (d[:, axis], hi - p0[:, axis])):
+            with numpy.errstate(divide="ignore", invalid="ignore"):
+                r = q / p
+            parallel = p == 0
+            meets &= ~(parallel & (q < 0))
+            t0 = numpy.where((p < 0) & ~parallel, numpy.maximum(t0, r), t0)
+            t1 = numpy.where((p > 0) & ~parallel, numpy.minimum(t1, r), t1)
+    return meets & (t0 <= t1), t0, t1
+
+
+def _clip_segments(segs, box):
+    """The parts of segments (N, 2, 2) inside box; segments wholly outside dropped."""
+    if not len(segs):
+        return segs
+    meets, t0, t1 = _liang_barsky(segs, box)
+    p0, d = segs[:, 0, :], segs[:, 1, :] - segs[:, 0, :]
+    return numpy.stack([p0 + t0[:, None] * d, p0 + t1[:, None] * d], axis=1)[meets]
+
+
+def _segments_hit(segs, box, slack=SLACK):
+    """Which of the segments (N, 2, 2) cross box shrunk by `slack`."""
+    inner = box + numpy.array([slack, slack, -slack, -slack])
+    if not len(segs) or inner[0] >= inner[2] or inner[1] >= inner[3]:
+        return numpy.zeros(len(segs), bool)
+    return _liang_barsky(segs, inner)[0]
+
+
+def _finite_segments(xy):
+    """Consecutive points of a polyline (M, 2) as segments (M-1, 2, 2), none through a NaN."""
+    if len(xy) < 2:
+        return numpy.zeros((0, 2, 2))
+    segs = numpy.stack([xy[:-1], xy[1:]], axis=1)
+    return segs[numpy.isfinite(segs).all(axis=(1, 2))]
+
+
+def _visible_colour(c, lw=1.0):
+    return c is not None and len(c) == 4 and c[3] > 0 and lw > 0
+
+
+class Scene:
+    """Every text, line, marker, shape and legend of a drawn figure, in display coordinates."""
+
+    def __init__(self, fig):
+        from matplotlib.collections import LineCollection
+        from matplotlib.patches import Rectangle
+        from matplotlib.text import Text
+        self.fig = fig
+        self.texts = []  # (Text, box)
+        drawn = []
+        original = Text.draw
+
+        def draw(text, r):
+            original(text, r)
+            drawn.append(text)
+        Text.draw = draw
+        try:
+            self.renderer = renderer(fig)
+        finally:
+            Text.draw = original
+        r = self.renderer
+        seen = set()
+        for t in drawn:
+            if id(t) in seen or not t.get_visible() or not t.get_text().strip():
+                continue
+            seen.add(id(t))
+            self.texts.append((t, _box(t.get_window_extent(r))))
+        self.figure_box = numpy.array([0, 0, fig.bbox.width, fig.bbox.height], dtype=float)
+        segs, owners = [], []
+        self.markers, self.marker_owners = [], []
+        self.shapes = []  # (patch, box)
+        self.legends = []  # (legend, box, axes or None)
+        self.lines = []  # the Line2D of the data, in draw order
+
+        def add_segments(s, owner, clip):
+            if clip is not None:
+                s = _clip_segments(s, clip)
+            for x in s:
+                segs.append(x)
+                owners.append(owner)
+
+        scale = fig.dpi / 72.0
+        for ax in fig.axes:
+            if not ax.get_visible():
+                continue
+            abox = _box(ax.bbox)
+            for line in ax.lines:
+                if not line.get_visible():
+                    continue
+                self.lines.append(line)
+                xy = line.get_transform().transform(numpy.asarray(line.get_xydata(), float))
+                clip = _box(line.get_clip_box()) if line.get_clip_on() and line.get_clip_box() is not None else None
+                if line.get_linestyle() not in ("None", " ", "", "none") and line.get_linewidth() > 0:
+                    add_segments(_finite_segments(xy), line, clip)
+                if line.get_marker() not in (None, "None", " ", "", "none") and line.get_markersize() > 0:
+                    half = (line.get_markersize() + line.get_markeredgewidth()) * scale / 2
+                    for x, y in xy:
+                        if not (numpy.isfinite(x) and numpy.isfinite(y)):
+                            continue
+                        if clip is not None and not (clip[0] <= x <= clip[2] and clip[1] <= y <= clip[3]):
+                            continue
+                        self.markers.append(numpy.array([x - half, y - half, x + half, y + half]))
+                        self.marker_owners.append(line)
+            for coll in ax.collections:
+                if isinstance(coll, LineCollection) and coll.get_visible():
+                    widths = coll.get_linewidths()
+                    if len(widths) and max(widths) >= THIN:
+                        tr = coll.get_transform()
+                        for seg in coll.get_segments():
+                            add_segments(_finite_segments(tr.transform(numpy.asarray(seg, float))), coll,
+                                         abox if coll.get_clip_on() else None)
+            if ax.axison:
+                for name, spine in ax.spines.items():
+                    if spine.get_visible():
+                        xy = spine.get_transform().transform(spine.get_path().vertices)
+                        add_segments(_finite_segments(xy), spine, None)
+            for p in ax.patches:
+                if not p.get_visible() or not isinstance(p, Rectangle):
+                    continue
+                fill = _visible_colour(p.get_facecolor()) if p.get_fill() else False
+                edge = _visible_colour(p.get_edgecolor(), p.get_linewidth())
+                if not (fill or edge):
+                    continue
+                box = _box(p.get_window_extent(r))
+                if p.get_clip_on() and p.get_clip_box() is not None:
+                    c = _box(p.get_clip_box())
+                    box = numpy.array([max(box[0], c[0]), max(box[1], c[1]), min(box[2], c[2]), min(box[3], c[3])])
+                    if box[0] >= box[2] or box[1] >= box[3]:
+                        continue
+                self.shapes.append((p, box))
+            legend = ax.get_legend()
+            if legend is not None and legend.get_visible():
+                self.legends.append((legend, _box(legend.get_window_extent(r)), ax))
+        for legend in fig.legends:
+            if legend.get_visible():
+                self.legends.append((legend, _box(legend.get_window_extent(r)), None))
+        self.segments = numpy.array(segs).reshape(-1, 2, 2)
+        self.segment_owners = owners
+        self.markers = numpy.array(self.markers).reshape(-1, 4)
+
+    def legend_of(self, text):
+        for legend, _, _ in self.legends:
+            if text in legend.get_texts() or text is legend.get_title():
+                return legend
+        return None
+
+    def conflicts(self, text, box, ignore=()):
+        """What the text `text` drawn in `box` runs into (a list of words), leaving out the artists
+        in `ignore` (its own leader line, and itself)."""
+        out = []
+        ignore = set(map(id, ignore))
+        for other, obox in self.texts:
+            if other is text or id(other) in ignore:
+                continue
+            if _meet(box, obox):
+                out.append(f"overlaps the text {other.get_text()!r}")
+        own_legend = self.legend_of(text)
+        for legend, lbox, _ in self.legends:
+            if legend is not own_legend and id(legend) not in ignore and _meet(box, lbox):
+                out.append("overlaps a legend")
+        if len(self.segments):
+            names = set()
+            for i in numpy.nonzero(_segments_hit(self.segments, box))[0]:
+                owner = self.segment_owners[i]
+                if id(owner) in ignore or getattr(owner, "_leader_of", None) is text:
+                    continue
+                names.add(describe(owner))
+            out += [f"crosses {n}" for n in sorted(names)]
+        if len(self.markers):
+            names = set()
+            for i in numpy.nonzero(_meet_many(box, self.markers))[0]:
+                owner = self.marker_owners[i]
+                if id(owner) not in ignore:
+                    names.add(describe(owner))
+            out += [f"covers a marker of {n}" for n in sorted(names)]
+        if self.shapes:
+            boxes = self.shape_boxes()
+            crossed = _meet_many(box, boxes) & ~_inside_of_many(box, boxes)
+            crossed = [i for i in numpy.nonzero(crossed)[0] if id(self.shapes[i][0]) not in ignore]
+            if crossed:
+                out.append(f"crosses the edge of {len(crossed)} shape{'s' if len(crossed) > 1 else ''}")
+        if not _inside(box, self.figure_box, slack=0.5):
+            out.append("runs off the figure")
+        return out
+
+    def shape_boxes(self):
+        if getattr(self, "_shape_boxes", None) is None or len(self._shape_boxes) != len(self.shapes):
+            self._shape_boxes = numpy.array([b for _, b in self.shapes]).reshape(-1, 4)
+        return self._shape_boxes
+
+
+def _meet_many(box, boxes, slack=SLACK):
+    """Which of boxes (N, 4) overlap box by more than `slack` each way."""
+    return ((numpy.minimum(box[2], boxes[:, 2]) - numpy.maximum(box[0], boxes[:, 0]) > slack) &
+            (numpy.minimum(box[3], boxes[:, 3]) - numpy.maximum(box[1], boxes[:, 1]) > slack))
+
+
+def _inside_of_many(box, boxes, slack=SLACK):
+    """Whether box lies within each of boxes (N, 4)."""
+    return ((box[0] >= boxes[:, 0] - slack) & (box[1] >= boxes[:, 1] - slack) & (box[2] <= boxes[:, 2] + slack) &
+            (box[3] <= boxes[:, 3] + slack))
+
+
+def describe(artist):
+    """A name for a line in a fault: its gid or label, else its kind."""
+    label = artist.get_label() if hasattr(artist, "get_label") else ""
+    kind = type(artist).__name__
+    if artist.get_gid():
+        return artist.get_gid()
+    if kind == "Spine":
+        return "an axes' frame"
+    if getattr(artist, "_leader_of", None) is not None:
+        return f"the leader line of {artist._leader_of.get_text()!r}"
+    if label and not label.startswith("_"):
+        return f"the line {label!r}"
+    return f"a {kind}"
+
+
+def layout_faults(fig):
+    """The faults of fig's layout (module docstring), one line each."""
+    scene = Scene(fig)
+    out = []
+    texts = scene.texts
+    for n, (t, box) in enumerate(texts):
+        name = repr(t.get_text())
+        rotation = t.get_rotation() % 90
+        if rotation > 0.01 and rotation < 89.99:
+            out.append(f"{name} is rotated by {t.get_rotation():g} degrees: draw it level or upright")
+        lines = t.get_text().count("\n") + 1
+        if lines > MAX_LINES:
+            out.append(f"{name} has {lines} lines (at most {MAX_LINES}: the rest belongs in the page's text)")
+        # (each pair of texts once: against the texts after it)
+        out += [f"{name} {problem}" for problem in scene.conflicts(t, box, ignore=[x for x, _ in texts[:n]])]
+    for legend, lbox, ax in scene.legends:
+        if ax is None:
+            continue
+        covered = set()
+        if len(scene.segments):
+            for i in numpy.nonzero(_segments_hit(scene.segments, lbox))[0]:
+                owner = scene.segment_owners[i]
+                if type(owner).__name__ != "Spine" and getattr(owner, "axes", None) is ax:
+                    covered.add(describe(owner))
+        for i, m in enumerate(scene.markers):
+            owner = scene.marker_owners[i]
+            if owner.axes is ax and _meet(lbox, m):
+                covered.add(describe(owner))
+        out += [f"the legend covers {c}" for c in sorted(covered)]
+    width_px = fig.get_figwidth() * 96
+    if width_px > WIDTH_PX + 0.5:
+        out.append(f"the figure is {width_px:.0f} px wide: wider than the text column of a 1024-pixel window "
+                   f"({WIDTH_PX} px)")
+    return out
+
+
+def hidden_series(fig):
+    """The lines with a label (legend entries) that are mostly hidden under others (module docstring)."""
+    out = []
+    for ax in fig.axes:
+        labelled = [l for l in ax.lines if l.get_visible() and not l.get_label().startswith("_")]
+        if len(labelled) < 2:
+            continue
+        box = ax.bbox
+
+        def pixels():
+            renderer(fig)
+            img = numpy.asarray(fig.canvas.buffer_rgba())[::-1, :, :3].astype(int)
+            return img[int(box.y0):int(box.y1) + 1, int(box.x0):int(box.x1) + 1]
+
+        def differ(a, b):
+            return numpy.abs(a - b).sum(axis=2) > 40
+
+        everything = pixels()
+        for line in labelled:
+            others = [l for l in labelled if l is not line]
+            for l in others:
+                l.set_visible(False)
+            alone = pixels()
+            line.set_visible(False)
+            nothing = pixels()
+            line.set_visible(True)
+            for l in others:
+                l.set_visible(True)
+            # the pixels it colours, and those of them that look in the whole figure as they do with it alone
+            footprint = differ(alone, nothing)
+            shows = footprint & ~differ(everything, alone)
+            if not footprint.any():
+                out.append(f"{line.get_label()!r} draws nothing")
+            elif shows.sum() < VISIBLE * footprint.sum():
+                share = 100 * shows.sum() / footprint.sum()
+                out.append(f"{line.get_label()!r} is hidden under the other lines: {share:.0f} % of its pixels show "
+                           f"(at least {100 * VISIBLE:.0f} %)")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Placing labels where nothing else is drawn
+
+def ring(start=5.0, step=7.0, rings=8, directions=16):
+    """Candidate offsets (points) around a point, nearest first, and at each distance right, left,
+    above and below before the diagonals: (dx, dy, ha, va)."""
+    import math
+    out = []
+    for k in range(rings):
+        radius = start + k * step
+        # the angles in the order tried: 0, 180, 90, 270, then halfway between those tried, ...
+        angles = [0, 180, 90, 270]
+        step_deg = 90.0
+        while len(angles) < directions:
+            step_deg /= 2
+            angles += [a + step_deg for a in angles]
+        for deg in angles[:directions]:
+            a = math.radians(deg)
+            dx, dy = radius * math.cos(a), radius * math.sin(a)
+            ha = "left" if dx > 0.3 * radius else "right" if dx < -0.3 * radius else "center"
+            va = "bottom" if dy > 0.3 * radius else "top" if dy < -0.3 * radius else "center"
+            out.append((dx, dy, ha, va))
+    return out
+
+
+class Placer:
+    """Labels placed once the figure's layout is final: each at the first of its candidate places
+    where it meets no other text, line, marker, legend or shape edge and stays inside its axes (a
+    thin leader line back to its point when it is far from it). Candidates in points from the
+    point: (dx, dy, ha, va), with optionally a fifth item, another wording to try there (None: the
+    label's), and a sixth, another point to place it from (data coordinates: a label along a line)."""
+
+    def __init__(self, fig):
+        self.fig = fig
+        self.pending = []
+
+    def add(self, ax, xy, text, candidates, leader_from=10.0, leader_colour="#888888", inside_axes=True,
+            optional=False, **kw):
+        """A label to place (`optional`: left out where no candidate fits)."""
+        self.pending.append((ax, xy, text, candidates, leader_from, leader_colour, inside_axes, optional, kw))
+
+    def place(self):
+        """Places every pending label; returns the labels no candidate fitted (each placed where it
+        met the fewest things: the tests report it)."""
+        if not self.pending:
+            return []
+        scene = Scene(self.fig)
+        r = scene.renderer
+        misfits = []
+        for ax, xy, text, candidates, leader_from, leader_colour, inside_axes, optional, kw in self.pending:
+            abox = _box(ax.bbox)
+            best = None
+            for cand in candidates:
+                dx, dy, ha, va = cand[:4]
+                words = cand[4] if len(cand) > 4 and cand[4] is not None else text
+                at = cand[5] if len(cand) > 5 else xy
+                point = ax.transData.transform(at)
+                t = ax.annotate(words, at, xytext=(dx, dy), textcoords="offset points", ha=ha, va=va,
+                                annotation_clip=False, **kw)
+                box = _box(t.get_window_extent(r))
+                problems = scene.conflicts(t, box)
+                if inside_axes and not _inside(box, abox, slack=-1.0):
+                    problems.append("outside its axes")
+                leader = None
+                far = (dx * dx + dy * dy) ** 0.5 > leader_from
+                if far:
+                    end = numpy.array([min(max(point[0], box[0]), box[2]), min(max(point[1], box[1]), box[3])])
+                    seg = numpy.array([[point, end]])
+                    for other, obox in scene.texts:
+                        if _segments_hit(seg, obox).any():
+                            problems.append("its leader crosses a text")
+                    leader = end
+                if not problems:
+                    if best is not None:
+                        best[0].remove()
+                    best = (t, box, leader, [], point)
+                    break
+                if best is None or len(problems) < len(best[3]):
+                    if best is not None:
+                        best[0].remove()
+                    best = (t, box, leader, problems, point)
+                else:
+                    t.remove()
+            t, box, leader, problems, point = best
+            if problems and optional:
+                t.remove()
+                continue
+            if problems:
+                misfits.append(f"{text!r}: {', '.join(problems)}")
+            scene.texts.append((t, box))
+            if leader is not None:
+                inv = ax.transData.inverted()
+                (x0, y0), (x1, y1) = inv.transform(point), inv.transform(leader)
+                (line,) = ax.plot([x0, x1], [y0, y1], color=leader_colour, lw=0.6, zorder=t.get_zorder() - 0.5)
+                line._leader_of = t
+                seg = numpy.array([[point, leader]])
+                scene.segments = numpy.concatenate([scene.segments, seg])
+                scene.segment_owners.append(line)
+        self.pending = []
+        return misfits
+
+
+def size_ticks(sizes):
+    """The sizes to label on a log axis: powers of two and the largest, none closer than 1.3x to the
+    one before (4095, 4096 and 4097 would print on top of each other); thin_ticks() drops those that
+    still meet once drawn."""
+    out = []
+    for x in sorted(sizes):
+        if (x & (x - 1) == 0 or x == max(sizes)) and (not out or x >= out[-1] * 1.3):
+            out.append(x)
+    return out or sorted(sizes)[:1]
+
+
+def place_legend(ax, locations=("upper left", "lower right", "upper right", "lower left", "center right",
+                                "center left", "lower center", "upper center"), **kw):
+    """The axes' legend at the first of `locations` where it covers no line, marker or text (else at
+    the first: the tests report it)."""
+    for loc in locations:
+        legend = ax.legend(loc=loc, frameon=False, **kw)
+        scene = Scene(ax.figure)
+        box = _box(legend.get_window_extent(scene.renderer))
+        mine = set(legend.get_texts())
+        clear = not any(_meet(box, b) for t, b in scene.texts if t not in mine)
+        if clear and len(scene.segments):
+            owners = [o for o, hit in zip(scene.segment_owners, _segments_hit(scene.segments, box)) if hit]
+            clear = not any(getattr(o, "axes", None) is ax and type(o).__name__ != "Spine" for o in owners)
+        if clear:
+            clear = not any(o.axes is ax and _meet(box, m) for o, m in zip(scene.marker_owners, scene.markers))
+        if clear:
+            return legend
+    return ax.legend(loc=locations[0], frameon=False, **kw)
+
+
+def thin_ticks(fig, gap=3.0):
+    """Drops the x tick labels that meet the one before them once drawn (keeping the last)."""
+    r = renderer(fig)
+    for ax in fig.axes:
+        ticks = list(ax.get_xticks())
+        labels = ax.get_xticklabels()
+        lo, hi = sorted(ax.get_xlim())
+        shown = [(x, l) for x, l in zip(ticks, labels) if lo <= x <= hi and l.get_text()]
+        if len(shown) < 2:
+            continue
+        boxes = [_box(l.get_window_extent(r)) for _, l in shown]
+        keep = [0]
+        for i in range(1, len(shown)):
+            if boxes[i][0] > boxes[keep[-1]][2] + gap:
+                keep.append(i)
+            elif i == len(shown) - 1:
+                keep[-1] = i  # the largest stays: it closes the axis
+                while len(keep) > 1 and boxes[keep[-1]][0] <= boxes[keep[-2]][2] + gap:
+                    del keep[-2]
+        if len(keep) < len(shown):
+            ax.set_xticks([shown[i][0] for i in keep])
+            ax.set_xticklabels([shown[i][1].get_text() for i in keep], fontsize=shown[0][1].get_fontsize())

@@ -1,0 +1,204 @@
+"""docs.figures: every figure the site's build draws, from the committed records (docs/results/,
+bench/tuning/), read at a glance (docs/sitegen/drawing.py says what each check means):
+  - no text over another text, across a line, a marker, an axes' frame or a shape's edge, or off
+    the figure; no legend over the data; no text rotated at a slant or longer than three lines;
+  - every legend entry (a line with a label) shows: not hidden under the others;
+  - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), so that
+    none is scaled down or cut at 1024 or 1280 pixels;
+  - every caption the generator writes (\\image html NAME "caption") at most three lines in that
+    column.
+And the checks themselves, each on a figure made to break it (a check that cannot fail is no check).
+Skipped with the reason (exit 77) where the Python that runs it has no matplotlib.
+Usage: test_figures.py SOURCE_DIR"""
+import argparse
+import glob
+import os
+import re
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from fixture import main_with_matplotlib  # noqa: E402
+
+SOURCE = None
+
+
+class Checks(unittest.TestCase):
+    """Each check of drawing.py catches what it is for, and passes a figure without it."""
+
+    def figure(self, width=6.0):
+        from sitegen import drawing
+        plt = drawing.pyplot()
+        fig, ax = plt.subplots(figsize=(width, 3.0))
+        ax.set_xlim(0, 10)
+        ax.set_ylim(0, 10)
+        self.addCleanup(plt.close, fig)
+        return fig, ax
+
+    def faults(self, fig):
+        from sitegen import drawing
+        return drawing.layout_faults(fig)
+
+    def test_clean_figure(self):
+        fig, ax = self.figure()
+        ax.plot([0, 10], [1, 2], "o-")
+        ax.text(5, 8, "far from the line")
+        self.assertEqual(self.faults(fig), [])
+
+    def test_text_over_text(self):
+        fig, ax = self.figure()
+        ax.text(5, 5, "seven")
+        ax.text(5.1, 5, "eight")
+        self.assertIn("'seven' overlaps the text 'eight'", self.faults(fig))
+
+    def test_text_across_a_line(self):
+        fig, ax = self.figure()
+        ax.plot([0, 10], [0, 10], gid="the roof")
+        ax.text(5, 5, "copy bandwidth", ha="center", va="center")
+        self.assertIn("'copy bandwidth' crosses the roof", self.faults(fig))
+
+    def test_text_over_a_marker(self):
+        fig, ax = self.figure()
+        ax.plot([5], [5], "o", ms=8, gid="step 7")
+        ax.text(5, 5, "7", ha="center", va="center")
+        self.assertIn("'7' covers a marker of step 7", self.faults(fig))
+
+    def test_text_across_a_shape_edge_but_not_inside(self):
+        from matplotlib.patches import Rectangle
+        fig, ax = self.figure()
+        ax.add_patch(Rectangle((2, 2), 2, 2, facecolor="#dddddd"))
+        ax.add_patch(Rectangle((6, 1), 3.5, 8, facecolor="#eeeeee"))
+        ax.text(4, 3, "work-group (2, 2)", ha="center", va="center")
+        ax.text(7.75, 5, "inside", ha="center", va="center")
+        self.assertEqual(self.faults(fig), ["'work-group (2, 2)' crosses the edge of 1 shape"])
+
+    def test_text_off_the_figure(self):
+        fig, ax = self.figure()
+        ax.set_title("a title far too long for the panel it names, cut off at the right edge of the figure" * 2)
+        self.assertTrue(any("runs off the figure" in f for f in self.faults(fig)), self.faults(fig))
+
+    def test_slanted_and_long_texts(self):
+        fig, ax = self.figure()
+        ax.text(2, 2, "4095", rotation=45)
+        ax.text(6, 3, "one\ntwo\nthree\nfour")
+        faults = self.faults(fig)
+        self.assertIn("'4095' is rotated by 45 degrees: draw it level or upright", faults)
+        self.assertIn("'one\\ntwo\\nthree\\nfour' has 4 lines (at most 3: the rest belongs in the page's text)", faults)
+
+    def test_legend_over_the_data(self):
+        fig, ax = self.figure()
+        ax.plot([0, 10], [9.5, 9.5], label="a line along the top")
+        ax.legend(loc="upper left")
+        self.assertIn("the legend covers the line 'a line along the top'", self.faults(fig))
+
+    def test_figure_too_wide(self):
+        fig, _ = self.figure(width=10.0)
+        self.assertEqual(self.faults(fig), ["the figure is 960 px wide: wider than the text column of a 1024-pixel "
+                                            "window (733 px)"])
+
+    def test_line_hidden_under_another(self):
+        from sitegen import drawing
+        fig, ax = self.figure()
+        ax.plot([0, 5, 10], [2, 6, 7], "o-", color="#1f77b4", label="nvidia-h100")
+        ax.plot([0, 5, 10], [2, 6, 7.05], "o-", color="#2ca02c", label="nvidia-h200")
+        self.assertEqual([f.split(":")[0] for f in drawing.hidden_series(fig)],
+                         ["'nvidia-h100' is hidden under the other lines"])
+        # ... and shown, drawn wider and with larger open markers under the other
+        ax.lines[0].set(lw=4, marker="s", ms=10, mfc="none")
+        self.assertEqual(drawing.hidden_series(fig), [])
+
+    def test_caption_length(self):
+        from sitegen import drawing
+        self.assertEqual(caption_lines("Step 8 over step 7 at each size (linear scale)", drawing.WIDTH_PX), 1)
+        long = ("NDRange 48 x 24 work-items in work-groups of 16 x 8 = 128 (dimension 0 along the columns of C); "
+                "3 x 3 work-groups. Each work-item stores 16 x 8 = 128 elements of C: a WPTM x WPTN register block "
+                "inside its warp's WTM x WTN tile, the warp's 32 work-items standing LANESM x LANESN = 4 x 8 in "
+                "squares of 2 x 2")
+        self.assertGreater(caption_lines(long, drawing.WIDTH_PX), 3)
+
+    def test_placer_keeps_labels_apart(self):
+        from sitegen import drawing
+        fig, ax = self.figure()
+        ax.plot([0, 10], [5.2, 5.2], gid="a peer's line")
+        place = drawing.Placer(fig)
+        for n, y in enumerate((5.0, 5.1, 5.2, 5.3), start=7):
+            ax.plot([5], [y], "o", ms=6)
+            place.add(ax, (5, y), str(n), drawing.ring())
+        self.assertEqual(place.place(), [])
+        self.assertEqual(self.faults(fig), [])
+
+
+def caption_lines(text, width_px):
+    """About how many lines a caption takes in a column width_px wide (the table font's character
+    widths of sitegen/checks.py: the caption is set in the same font)."""
+    from sitegen.checks import word_px
+    lines, used = 1, 0.0
+    space = word_px(" ", False)
+    for word in text.split():
+        w = word_px(word, False)
+        if used and used + space + w > width_px:
+            lines, used = lines + 1, w
+        else:
+            used += (space if used else 0) + w
+    return lines
+
+
+class BuiltFigures(unittest.TestCase):
+    """Every figure and caption the build writes from the committed records."""
+
+    @classmethod
+    def setUpClass(cls):
+        from sitegen import cli, drawing
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.faults = {}
+        # drawing.Scene renders every figure: the hidden-line check only where a legend has lines
+        drawing.on_save(lambda fig, path: cls.faults.setdefault(os.path.basename(path), drawing.layout_faults(fig)
+                                                                + drawing.hidden_series(fig)))
+        args = argparse.Namespace(source=SOURCE, results=os.path.join(SOURCE, "docs", "results"), out=cls.tmp.name,
+                                  tuning=None, gnuplot=None)
+        ctx = cli.Context(args)
+        for module in cli.OUTPUTS:
+            module.render(ctx)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_every_figure_checked(self):
+        svgs = sorted(os.path.basename(p) for p in glob.glob(os.path.join(self.tmp.name, "*.svg")))
+        self.assertTrue(svgs)
+        self.assertEqual(svgs, sorted(self.faults), "a figure not drawn through drawing.save()")
+
+    def test_layout(self):
+        for name, faults in sorted(self.faults.items()):
+            with self.subTest(figure=name):
+                self.assertEqual(faults, [])
+
+    def test_width(self):
+        from sitegen import drawing
+        for path in sorted(glob.glob(os.path.join(self.tmp.name, "*.svg"))):
+            with open(path, encoding="utf-8") as f:
+                head = f.read(2000)
+            m = re.search(r'<svg[^>]*\swidth="([\d.]+)(pt|px)?"', head)
+            self.assertIsNotNone(m, f"{path}: no width attribute")
+            px = float(m.group(1)) * (4 / 3 if m.group(2) in ("pt", None) else 1)
+            with self.subTest(figure=os.path.basename(path)):
+                self.assertLessEqual(px, drawing.WIDTH_PX + 0.5,
+                                     "wider than the text column at 1024 pixels: scaled down or cut there")
+
+    def test_captions(self):
+        from sitegen import drawing
+        for path in sorted(glob.glob(os.path.join(self.tmp.name, "*.md"))):
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            for m in re.finditer(r'\\image html (\S+) "([^"]*)"', text):
+                with self.subTest(figure=m.group(1)):
+                    self.assertLessEqual(caption_lines(m.group(2), drawing.WIDTH_PX), 3, m.group(2))
+
+
+if __name__ == "__main__":
+    SOURCE = os.path.abspath(sys.argv[1])
+    main_with_matplotlib("figures")
