@@ -21,6 +21,12 @@ import tempfile
 import types
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+try:  # the generator draws its figures with matplotlib (and numpy): without them, skipped (CTest's 77)
+    import matplotlib  # noqa: F401
+    import numpy  # noqa: F401
+except ImportError as e:
+    print(f"SKIPPED: {sys.executable} has no {e.name}: the generator this test runs draws with matplotlib")
+    sys.exit(77)
 from sitegen import claims, prose, tables, tuning_tables  # noqa: E402
 from sitegen.attribution import Attribution  # noqa: E402
 from sitegen.cli import Context  # noqa: E402
