@@ -43,7 +43,7 @@ static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
         rc = gemm_require(msg, pad % gemm_param(p, "WIDTH") == 0 && gemm_param(p, "PRODUCTS") != 2,
                           "TILE_PAD=%ld must be a multiple of WIDTH=%ld, and PRODUCTS 1 or 3", pad, gemm_param(p, "WIDTH"));
     for (int i = 0; !rc && i < 2; i++) {
-        const char *name = i ? "TC" : "COPY", *what = i ? "the tensor cores' mma.sync" : "cp.async";
+        const char *name = i ? "TC" : "COPY", *what = i ? "mma.sync, the tensor cores' instruction" : "cp.async";
         if (gemm_param(p, name) == 1)
             rc = gemm_require(msg, has_sm80,
                               "%s=1 (NVIDIA's %s, in inline PTX) needs an NVIDIA GPU of compute capability 8.0 or "
