@@ -33,11 +33,12 @@ static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
     const int has_sm80 = p->device->nv_compute_capability >= 80;
     const long wtm = gemm_param(p, "WTM"), wtn = gemm_param(p, "WTN"), tsk = gemm_param(p, "TSK");
     const long lanes = (wtm / gemm_param(p, "WPTM")) * (wtn / gemm_param(p, "WPTN")), pad = gemm_param(p, "TILE_PAD");
-    // Two TF32 values keep 22 of a float's 24 significant bits: a product's error can reach about
-    // 3*2^-22 of it, which FP32's worst-case bound for a sum of K products covers from K = 8 on
+    // Two TF32 values keep about 21 of a float's 24 significant bits: a product's error can reach
+    // about 5*2^-22 of it, which FP32's worst-case bound for a sum of K products (2*K*2^-23 of the
+    // sum of their magnitudes) covers, with the sums' own rounding, from K = 8 on
     int rc = gemm_require(msg, p->k >= 8,
-                          "K=%ld: step 11 needs K >= 8; below, the products of two TF32 halves (22 of a float's 24 "
-                          "bits) may miss FP32's accuracy: step 10 computes it in FP32",
+                          "K=%ld: step 11 needs K >= 8; below, the products of two TF32 halves (about 21 of a float's "
+                          "24 bits) may miss FP32's accuracy: step 10 computes it in FP32",
                           (long)p->k);
     if (!rc)
         rc = gemm_require_warp_tiles(msg, p);

@@ -2,8 +2,9 @@
 // from the FP32 units to the tensor cores, which compute a 16 x 8 x 8 matrix product per warp and
 // instruction, many times faster, but on TF32 values: floats cut to 10 bits of mantissa. To keep the
 // answer as accurate as FP32's, every value x of A and B is split into two TF32 values, x = hi + lo
-// (hi rounded to TF32, lo the remainder rounded to TF32), each product becomes three on the tensor
-// cores, lo*hi + hi*lo + hi*hi (lo*lo is below FP32's precision), and each 8-deep partial sum leaves
+// (hi rounded to TF32, lo the remainder, of which the tensor cores read the TF32 bits), each product
+// becomes three on the tensor cores, lo*hi + hi*lo + hi*hi (lo*lo is below FP32's precision), and
+// each 8-deep partial sum leaves
 // the tensor cores and is added into FP32 accumulators by an ordinary add (the tensor cores would
 // truncate a long sum). TC = 1 reaches the tensor cores with NVIDIA's mma.sync instruction (inline
 // PTX, compute capability 8.0 and later); TC = 0 is the portable path for every other device: the
@@ -433,7 +434,7 @@ inline void commitTiles(void)
 #define UNROLL
 #endif
 #define HI 0                  // a fragment of TF32 values (x rounded to TF32)
-#define LO 1                  // the fragment of the remainders (x - hi, rounded to TF32)
+#define LO 1                  // the fragment of the remainders (x - hi)
 
 // x rounded to the nearest TF32 value, ties away from zero (PTX's cvt.rna.tf32.f32), as a float
 // whose low 13 mantissa bits are 0
@@ -442,11 +443,20 @@ inline float toTF32(const float x)
     return as_float((as_uint(x) + 0x1000u) & 0xffffe000u);
 }
 
-// x = hi + lo + (what is left: about 2^-22 of x), hi and lo TF32 values
+// x = hi + lo exactly, hi a TF32 value and lo the remainder (at most 2^-11 of x). lo is not
+// rounded to TF32: the tensor cores read only the TF32 bits of an operand and ignore its low 13
+// bits, so what they multiply is lo cut to TF32, which leaves about 2^-21 of x out. Rounding lo
+// first would cost two more instructions per value, and gave the same error on the recorded GPU.
 inline void splitTF32(const float x, float *hi, float *lo)
 {
     *hi = toTF32(x);
-    *lo = toTF32(x - *hi);
+    *lo = x - *hi;
+}
+
+// What the tensor cores read of an operand: its TF32 bits, the low 13 bits of the float dropped
+inline float tf32Bits(const float x)
+{
+    return as_float(as_uint(x) & 0xffffe000u);
 }
 
 #if TC == 1
@@ -489,7 +499,7 @@ inline void mmaPortable(float d[4], const __local float *A, const __local float 
         float sum = 0.0f;
         #pragma unroll
         for (int k = 0; k < MMA_K; k++)
-            sum += A[row*MMA_K + k] * B[k*MMA_N + col];  // products of TF32 values: exact
+            sum += tf32Bits(A[row*MMA_K + k]) * tf32Bits(B[k*MMA_N + col]);  // products of TF32 values: exact
         d[r] = addTowardZero(d[r], sum);
     }
 }
@@ -534,7 +544,7 @@ void sgemm(const int M, const int N, const int K,
     const int colBase = warpCol*WTN + g;                     // this lane's first column of B in the tile
 #if TC == 0
     // The portable path's matrices of A and B, one set per warp: FRAGS_M of 16 x 8 and FRAGS_N of
-    // 8 x 8, of the TF32 values (HI) and of the remainders (LO)
+    // 8 x 8, of the TF32 values (HI) and of the remainders (LO), as the lanes hold them
     __local float warpAll[THREADS/WARP][2*(FRAGS_M*MMA_M + FRAGS_N*MMA_N)*MMA_K];
     __local float *warpA = warpAll[warp], *warpB = &warpAll[warp][2*FRAGS_M*MMA_M*MMA_K];
 #endif
