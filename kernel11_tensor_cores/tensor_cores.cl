@@ -4,9 +4,8 @@
 // answer as accurate as FP32's, every value x of A and B is split into two TF32 values, x = hi + lo
 // (hi rounded to TF32, lo the remainder, of which the tensor cores read the TF32 bits), each product
 // becomes three on the tensor cores, lo*hi + hi*lo + hi*hi (lo*lo is below FP32's precision), and
-// each 8-deep partial sum leaves
-// the tensor cores and is added into FP32 accumulators by an ordinary add (the tensor cores would
-// truncate a long sum). TC = 1 reaches the tensor cores with NVIDIA's mma.sync instruction (inline
+// each 8-deep partial sum leaves the tensor cores and is added into FP32 accumulators by an
+// ordinary add (the tensor cores would truncate a long sum). TC = 1 reaches the tensor cores with NVIDIA's mma.sync instruction (inline
 // PTX, compute capability 8.0 and later); TC = 0 is the portable path for every other device: the
 // same fragments, split and products, the instruction written out in OpenCL C through local memory,
 // for correctness only (many times slower than step 10).
