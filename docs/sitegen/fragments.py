@@ -70,7 +70,34 @@ def draw(path):
 
 
 def render(ctx):
+    render_table(ctx)
     draw(os.path.join(ctx.out, "step11_fragments.svg"))
     write(os.path.join(ctx.out, "step11_fragments.md"),
           '\\image html step11_fragments.svg "mma.sync m16n8k8 (TF32): the lane (0 to 31) that holds each element, '
           'its colour the register (a0-a3, b0-b1, c0-c3)"\n')
+
+
+def gain_table(tuning, sizes=((4096, 4096, 4096), (1000, 3000, 500))):
+    """Step 11 against step 10 (and cuBLAS where it ran) on every device whose tuning records hold
+    both steps at one of `sizes` in one file: GFLOPS, the ratio, and the normwise error over its bound."""
+    out = ["| device | M x N x K | step 10 GFLOPS | step 11 GFLOPS | step 11 / step 10 | step 11 / cuBLAS "
+           "| error/bound, step 10 | error/bound, step 11 |", "|---|---|---|---|---|---|---|---|"]
+    for t in tuning:
+        by = {(r["step"], r["_size"]): r for r in t.rows}
+        for size in sizes:
+            s10, s11 = by.get(("kernel10_async_copy", size)), by.get(("kernel11_tensor_cores", size))
+            if not (s10 and s11):
+                continue
+            cub = by.get(("cublas", size))
+            err = [r.get("normwise_over_bound", "") or "n/a" for r in (s10, s11)]
+            vs_cublas = f"{s11['_gflops'] / cub['_gflops']:.2f}" if cub else "n/a"
+            out.append(f"| {next(iter(t.device))[1]} | {' x '.join(map(str, size))} | {s10['_gflops']:.0f} "
+                       f"| {s11['_gflops']:.0f} | {s11['_gflops'] / s10['_gflops']:.2f} | {vs_cublas} "
+                       f"| {err[0]} | {err[1]} |")
+    if len(out) == 2:
+        return "No recorded run has step 11 beside step 10.\n"
+    return "\n".join(out) + "\n"
+
+
+def render_table(ctx):
+    write(os.path.join(ctx.out, "step11_gain_tc.md"), gain_table(ctx.tuning))
