@@ -41,7 +41,7 @@ k11=build-gpu/kernel11_tensor_cores/kernel11_tensor_cores
       bench)
         cmake --build build-gpu -j "$(nproc)" >/dev/null
         python3 bench/bench.py --build-dir build-gpu --out "${OUT:-.}/step11-bench.csv" --sizes 2048,4096,8192 \
-          --odd-sizes 1000x3000x500 --programs kernel10_async_copy,kernel11_tensor_cores,cublas,clblast ;;
+          --odd-sizes 1000x3000x500 --programs kernel10_async_copy,kernel11_tensor_cores,cublas,cublas_tf32,clblast ;;
       accuracy)
         for size in 4096 8192; do
           "$k11" --size $size --brief --no-exact -D PRODUCTS=1
