@@ -6,6 +6,7 @@ reads and writes (g = lane/4, q = lane%4):
   B: register r holds row q + r*4, column g;
   C: register r holds row g + (r/2)*8, column 2q + r%2.
 The functions below give it element by element; the figure is drawn from them."""
+import csv
 import os
 
 from . import drawing
@@ -99,5 +100,39 @@ def gain_table(tuning, sizes=((4096, 4096, 4096), (1000, 3000, 500))):
     return "\n".join(out) + "\n"
 
 
+SWEEP_PROGRAMS = (("kernel10_async_copy", "step 10"), ("kernel11_tensor_cores", "step 11"), ("cublas", "cuBLAS"),
+                  ("cublas_tf32", "cuBLAS TF32"), ("clblast", "CLBlast"))
+
+
+def sweep_table(tuning):
+    """Every size of each tuning record that holds step 11 beside cuBLAS (a bench.py sweep), every
+    program's GFLOPS and normwise error ||got-ref||/||ref|| (column normwise_error; FAIL rows too:
+    cuBLAS's TF32 mode fails the FP32 check), and step 11 over cuBLAS."""
+    out = []
+    for t in tuning:
+        with open(t.path, newline="", encoding="utf-8") as f:
+            rows = [r for r in csv.DictReader(f) if r.get("gflops")]
+        by = {(r["step"], (int(r["m"]), int(r["n"]), int(r["k"]))): r for r in rows}
+        sizes = sorted({size for (step, size) in by if step == "kernel11_tensor_cores" and ("cublas", size) in by})
+        if not sizes:
+            continue
+        programs = [(p, label) for p, label in SWEEP_PROGRAMS if any((p, s) in by for s in sizes)]
+        out.append(f"**{next(iter(t.device))[1]}** ({os.path.basename(t.path)}), GFLOPS and normwise error:\n")
+        out.append("| M x N x K | " + " | ".join(label for _, label in programs) + " | step 11 / cuBLAS |")
+        out.append("|---" * (len(programs) + 2) + "|")
+        for size in sizes:
+            cells = []
+            for p, _ in programs:
+                r = by.get((p, size))
+                err = (r.get("normwise_error") or "") if r else ""
+                cells.append(f"{float(r['gflops']):.0f} ({float(err):.1e}{'' if r['status'] == 'PASS' else ', ' + r['status']})"
+                             if r and err else (f"{float(r['gflops']):.0f}" if r else "-"))
+            ratio = float(by[("kernel11_tensor_cores", size)]["gflops"]) / float(by[("cublas", size)]["gflops"])
+            out.append(f"| {' x '.join(map(str, size))} | " + " | ".join(cells) + f" | {ratio:.2f} |")
+        out.append("")
+    return "\n".join(out) + "\n" if out else "No recorded sweep has step 11 beside cuBLAS.\n"
+
+
 def render_table(ctx):
     write(os.path.join(ctx.out, "step11_gain_tc.md"), gain_table(ctx.tuning))
+    write(os.path.join(ctx.out, "step11_sweep.md"), sweep_table(ctx.tuning))
