@@ -5,6 +5,9 @@ docs/exercises.md (docs/sitegen/exercises.py):
   - the key holds every answer, and tests for every exercise;
   - the check can fail: a sentence of an answer copied into an exercise's expected outcome, or into
     its procedure, makes the generator refuse the page (and so fails the docs build);
+  - the solution of each write-it-yourself exercise, made from it and its step's kernel, is that
+    kernel with the regions to write marked, and an exercise that no longer matches its kernel is
+    refused;
   - with a build directory, the key's tests are the build's: every test `ctest -N` lists under
     exercises.* is in the key of exactly one exercise (the tests of the exercise files themselves
     aside), and the line under each exercise selects at least the tests it lists.
@@ -110,6 +113,45 @@ class ExercisePages(unittest.TestCase):
         bad = self.page.replace(exercises.FOLD_OPEN, '\\htmlonly[block]<details><summary>Hint</summary>\\endhtmlonly', 1)
         with self.assertRaisesRegex(InputError, "a fold that is not the page's answer fold"):
             exercises.parse_page(bad)
+
+    def test_solutions_are_the_kernels_marked(self):
+        """The solution of each write-it-yourself exercise is its step's kernel, with as many regions
+        marked as the exercise has to write; and an exercise whose kernel changed outside the
+        regions is refused, with the difference."""
+        import glob
+        import shutil
+        paths = sorted(glob.glob(os.path.join(SOURCE, "docs", "exercises", exercises.WRITE_GLOB)))
+        self.assertTrue(paths)
+        for path in paths:
+            rel = os.path.relpath(path, SOURCE)
+            with self.subTest(exercise=rel):
+                text, kernel = exercises.solution(SOURCE, rel)
+                with open(os.path.join(SOURCE, kernel), encoding="utf-8") as f:
+                    kernel_lines = f.read().split("\n")
+                segments, _ = exercises.marked_regions(text.split("\n"), exercises.SOLUTION_MARKS, "solution")
+                unmarked = [line for seg in segments for line in seg]
+                self.assertEqual([c for c in map(exercises.code_of, unmarked) if c],
+                                 [c for c in map(exercises.code_of, kernel_lines) if c])
+                with open(path, encoding="utf-8") as f:
+                    asked, _ = exercises.marked_regions(f.read().split("\n"), exercises.EXERCISE_MARKS, rel)
+                self.assertEqual(len(segments), len(asked))
+                self.assertGreaterEqual(len(segments), 3)
+        # a kernel changed outside the regions: the exercise no longer matches it
+        rel = os.path.relpath(paths[0], SOURCE)
+        _, kernel = exercises.solution(SOURCE, rel)
+        source = os.path.join(BUILD or "/tmp", "test-exercise-solutions")
+        shutil.rmtree(source, ignore_errors=True)
+        os.makedirs(os.path.join(source, os.path.dirname(rel)))
+        os.makedirs(os.path.join(source, os.path.dirname(kernel)))
+        shutil.copy(paths[0], os.path.join(source, rel))
+        with open(os.path.join(SOURCE, kernel), encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        last = max(i for i, line in enumerate(lines) if exercises.code_of(line))
+        lines[last] += " ;"
+        with open(os.path.join(source, kernel), "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+        with self.assertRaisesRegex(InputError, "no longer the kernel's"):
+            exercises.solution(source, rel)
 
     def test_key_tests_are_the_builds(self):
         if not CTEST:
