@@ -24,7 +24,7 @@ from sitegen.common import InputError  # noqa: E402
 
 SOURCE, CTEST, BUILD = None, None, None
 # the tests of the exercise files rather than of an exercise (docs/exercises/CMakeLists.txt)
-FILE_TESTS = re.compile(r"^exercises\.(page_commands|bug_kernel_headers|step\d\d_bug_\w+\.(one_\w+|both_\w+))$")
+FILE_TESTS = re.compile(r"^exercises\.(page_commands|bug_kernel_headers|step\d\d_bug(_\d+)?\.(one|two)_\w+)$")
 
 
 def flat(text):
