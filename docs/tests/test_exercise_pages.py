@@ -5,6 +5,9 @@ docs/exercises.md (docs/sitegen/exercises.py):
   - the key holds every answer, and tests for every exercise;
   - the check can fail: a sentence of an answer copied into an exercise's expected outcome, or into
     its procedure, makes the generator refuse the page (and so fails the docs build);
+  - every exercise that times kernels runs each variant five times, says what a CPU will and will not
+    show, and gives in its answer the recorded GPU figures, each variant's spread beside a ratio
+    read only where the spreads do not overlap;
   - the solution of each write-it-yourself exercise, made from it and its step's kernel, is that
     kernel with the regions to write marked, and an exercise that no longer matches its kernel is
     refused;
@@ -113,6 +116,42 @@ class ExercisePages(unittest.TestCase):
         bad = self.page.replace(exercises.FOLD_OPEN, '\\htmlonly[block]<details><summary>Hint</summary>\\endhtmlonly', 1)
         with self.assertRaisesRegex(InputError, "a fold that is not the page's answer fold"):
             exercises.parse_page(bad)
+
+    def test_timing_exercises(self):
+        """Every exercise that times kernels runs five rounds, says what a CPU will and will not show,
+        and gives the recorded GPU figures in its answer; a page without one of these is refused."""
+        self.assertEqual(exercises.timing_problems(self.sections), [])
+        timed = [e for e in self.all if exercises.TIMED.search("\n".join(e.task + e.outcome))]
+        self.assertEqual(sorted(e.number for e in timed), sorted(exercises.timing_numbers()))
+        e = timed[0]
+        text = self.page[self.page.index(f"\\subsection {e.label} "):]
+        for what, old, new, message in (
+                ("rounds", exercises.ROUNDS, "for run in 1; do", "no command runs five rounds"),
+                ("cpu", exercises.ON_A_CPU, "On a laptop", "no paragraph starts 'On a CPU"),
+                ("figures", f"\\includedoc exercise_{e.number.replace('.', '_')}_gpu.md", "", "does not give the recorded")):
+            with self.subTest(without=what):
+                cut = self.page.replace(text, text.replace(old, new, 1), 1)
+                self.assertNotEqual(cut, self.page)
+                _, sections = exercises.parse_page(cut)
+                problems = exercises.timing_problems(sections)
+                self.assertTrue(any(f"exercise {e.number} " in p and message in p for p in problems), problems)
+
+    def test_timing_figures_read_a_ratio_only_apart(self):
+        """The recorded figures' table gives a ratio to the first variant only where the spreads (the
+        slowest median to the fastest best of each) do not overlap."""
+        higher = lambda a, b: a > b  # noqa: E731
+        table = exercises.spread_table("variant", "GFLOPS", [
+            ("a", [(100.0, 110.0), (104.0, 108.0)]),      # spread 100 to 110
+            ("b", [(109.0, 115.0)]),                      # 109 to 115: overlaps a
+            ("c", [(120.0, 121.0), (122.0, 125.0)]),      # 120 to 125: apart
+            ("d", [])], higher, exercises.fmt_gflops)
+        rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+                for line in table.splitlines()[2:]}
+        self.assertEqual(rows["a"][-1], "the first")
+        self.assertEqual(rows["a"][2], "100 to 110")
+        self.assertIn("overlap", rows["b"][-1])
+        self.assertEqual(rows["c"][1:], ["120", "120 to 125", "1.20x"])
+        self.assertEqual(rows["d"][1], "not recorded")
 
     def test_solutions_are_the_kernels_marked(self):
         """The solution of each write-it-yourself exercise is its step's kernel, with as many regions
