@@ -20,12 +20,71 @@ docs/tests/test_drawings.py):
 
 Thin lines of a grid (a LineCollection thinner than THIN points, an axes' grid) are the paper the
 figure is drawn on: a text may cross them."""
+import re
+
 import numpy
 
 # The text column in a 1024-pixel window (Chromium): the 989 px of sitegen/checks.py at 1280, less
 # the 256 px fewer of the window; an SVG's width in px is its width in pt x 4/3
 WIDTH_PX = 733
 MAX_WIDTH_IN = WIDTH_PX * 0.75 / 72
+# A figure inside a list item, or inside an exercise's answer fold, has less: the browser indents a
+# list item by 40 px (the default padding of <ul> and <ol>), and docs/extra.css's details.solution
+# takes 3 px of border and 2 x 12 px of padding (measured in Chromium at 1024 and 1280 pixels: a figure
+# of WIDTH_PX was drawn 708 px wide in a list item, 721 px in a fold)
+LIST_INDENT_PX = 40
+FOLD_INDENT_PX = 27
+
+
+def width_px(lists=0, folds=0):
+    """The widest a figure may be, in px, inside `lists` nested list items and `folds` answer folds."""
+    return WIDTH_PX - LIST_INDENT_PX * lists - FOLD_INDENT_PX * folds
+
+
+def width_in(lists=0, folds=0):
+    """width_px() in inches, for matplotlib's figsize."""
+    return width_px(lists, folds) * 0.75 / 72
+
+
+IMAGE = re.compile(r"\\image html (\S+)")
+INCLUDE = re.compile(r"\\includedoc (\S+)")
+LIST_ITEM = re.compile(r"^( *)(?:[-*+]|\d+\.) ")
+
+
+def markdown_places(text):
+    """[(line, lists, folds)] of a Markdown page or snippet: for each line, how many list items and
+    answer folds (<details> ... </details>) it stands in."""
+    out, lists, folds = [], [], 0
+    for line in text.split("\n"):
+        if line.strip():
+            indent = len(line) - len(line.lstrip(" "))
+            while lists and indent <= lists[-1] and not (LIST_ITEM.match(line) and indent > lists[-1]):
+                lists.pop()
+            m = LIST_ITEM.match(line)
+            if m:
+                lists.append(len(m.group(1)))
+        folds -= line.count("</details>")
+        out.append((line, len(lists), folds))
+        folds += line.count("<details")
+    return out
+
+
+def figure_places(pages, snippets):
+    """{figure file name: [(lists, folds, where)]}: every place a page shows a figure, directly or
+    through a snippet it \\includedoc's (pages, snippets: {name: Markdown text})."""
+    out = {}
+
+    def walk(name, text, lists0, folds0, seen):
+        for line, lists, folds in markdown_places(text):
+            for m in IMAGE.finditer(line):
+                out.setdefault(m.group(1), []).append((lists0 + lists, folds0 + folds, name))
+            for m in INCLUDE.finditer(line):
+                inner = m.group(1)
+                if inner in snippets and inner not in seen:
+                    walk(f"{name} > {inner}", snippets[inner], lists0 + lists, folds0 + folds, seen | {inner})
+    for name, text in pages.items():
+        walk(name, text, 0, 0, frozenset())
+    return out
 MAX_LINES = 3
 THIN = 0.6
 VISIBLE = 0.3

@@ -3,8 +3,9 @@ bench/tuning/), read at a glance (docs/sitegen/drawing.py says what each check m
   - no text over another text, across a line, a marker, an axes' frame or a shape's edge, or off
     the figure; no legend over the data; no text rotated at a slant or longer than three lines;
   - every legend entry (a line with a label) shows: not hidden under the others;
-  - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), so that
-    none is scaled down or cut at 1024 or 1280 pixels;
+  - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), less the
+    indent of the list items and answer folds a page shows it in, so that none is scaled down or cut
+    at 1024 or 1280 pixels;
   - every caption the generator writes (\\image html NAME "caption") at most three lines in that
     column.
 And the checks themselves, each on a figure made to break it (a check that cannot fail is no check).
@@ -119,6 +120,20 @@ class Checks(unittest.TestCase):
                 "squares of 2 x 2")
         self.assertGreater(caption_lines(long, drawing.WIDTH_PX), 3)
 
+    def test_places_of_figures(self):
+        """A figure's place: in a list item (and its nested items), in an answer fold, through an
+        included snippet; and the width it may take there."""
+        from sitegen import drawing
+        snippet = "- **a**: text\n\n  \\image html in_list.svg \"c\"\n\nplain\n\n\\image html plain.svg \"c\"\n"
+        page = ("\\htmlonly[block]<details class=\"solution\"><summary>A</summary>\\endhtmlonly\n\n"
+                "\\includedoc snip.md\n\n\\htmlonly[block]</details>\\endhtmlonly\n\n\\includedoc snip.md\n\n"
+                "- one\n  - two\n\n    \\image html nested.svg\n")
+        places = drawing.figure_places({"page.md": page}, {"snip.md": snippet})
+        self.assertEqual(sorted(p[:2] for p in places["in_list.svg"]), [(1, 0), (1, 1)])
+        self.assertEqual(sorted(p[:2] for p in places["plain.svg"]), [(0, 0), (0, 1)])
+        self.assertEqual(places["nested.svg"][0][:2], (2, 0))
+        self.assertEqual(drawing.width_px(1, 1), drawing.WIDTH_PX - drawing.LIST_INDENT_PX - drawing.FOLD_INDENT_PX)
+
     def test_placer_keeps_labels_apart(self):
         from sitegen import drawing
         fig, ax = self.figure()
@@ -129,6 +144,24 @@ class Checks(unittest.TestCase):
             place.add(ax, (5, y), str(n), drawing.ring())
         self.assertEqual(place.place(), [])
         self.assertEqual(self.faults(fig), [])
+
+
+def read_md(*dirs):
+    """{file name: text} of the Markdown files in dirs."""
+    out = {}
+    for d in dirs:
+        for path in sorted(glob.glob(os.path.join(d, "*.md"))):
+            with open(path, encoding="utf-8") as f:
+                out[os.path.basename(path)] = f.read()
+    return out
+
+
+def svg_width_px(path):
+    with open(path, encoding="utf-8") as f:
+        head = f.read(2000)
+    m = re.search(r'<svg[^>]*\swidth="([\d.]+)(pt|px)?"', head)
+    assert m, f"{path}: no width attribute"
+    return float(m.group(1)) * (4 / 3 if m.group(2) in ("pt", None) else 1)
 
 
 def caption_lines(text, width_px):
@@ -178,16 +211,32 @@ class BuiltFigures(unittest.TestCase):
                 self.assertEqual(faults, [])
 
     def test_width(self):
+        """No figure wider than the column it stands in at 1024 pixels: the text column, less a list
+        item's indent or an answer fold's where a page shows it inside one (drawing.figure_places(),
+        from the pages and the snippets they include)."""
         from sitegen import drawing
+        places = drawing.figure_places(read_md(os.path.join(SOURCE, "docs"), os.path.join(self.tmp.name, "docs")),
+                                       read_md(self.tmp.name))
         for path in sorted(glob.glob(os.path.join(self.tmp.name, "*.svg"))):
-            with open(path, encoding="utf-8") as f:
-                head = f.read(2000)
-            m = re.search(r'<svg[^>]*\swidth="([\d.]+)(pt|px)?"', head)
-            self.assertIsNotNone(m, f"{path}: no width attribute")
-            px = float(m.group(1)) * (4 / 3 if m.group(2) in ("pt", None) else 1)
-            with self.subTest(figure=os.path.basename(path)):
+            px = svg_width_px(path)
+            name = os.path.basename(path)
+            with self.subTest(figure=name):
                 self.assertLessEqual(px, drawing.WIDTH_PX + 0.5,
                                      "wider than the text column at 1024 pixels: scaled down or cut there")
+                for lists, folds, where in places.get(name, []):
+                    self.assertLessEqual(px, drawing.width_px(lists, folds) + 0.5,
+                                         f"{px:.0f} px wide, but {where} shows it in {lists} list item(s) and "
+                                         f"{folds} answer fold(s), {drawing.width_px(lists, folds)} px wide at 1024 "
+                                         "pixels: scaled down there")
+
+    def test_every_figure_shown(self):
+        """Every figure drawn is shown by a page (so that test_width knows where it stands)."""
+        from sitegen import drawing
+        places = drawing.figure_places(read_md(os.path.join(SOURCE, "docs"), os.path.join(self.tmp.name, "docs")),
+                                       read_md(self.tmp.name))
+        for path in sorted(glob.glob(os.path.join(self.tmp.name, "*.svg"))):
+            with self.subTest(figure=os.path.basename(path)):
+                self.assertIn(os.path.basename(path), places)
 
     def test_captions(self):
         from sitegen import drawing
