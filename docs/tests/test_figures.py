@@ -1,7 +1,8 @@
 """docs.figures: every figure the site's build draws, from the committed records (docs/results/,
 bench/tuning/), read at a glance (docs/sitegen/drawing.py says what each check means):
-  - no text over another text, across a line, a marker, an axes' frame or a shape's edge, or off
-    the figure; no legend over the data; no text rotated at a slant or longer than three lines;
+  - no text over another text, or beside another closer than a space between two words, across a
+    line, a marker, an axes' frame or a shape's edge, or off the figure; no legend over the data;
+    no text rotated at a slant or longer than three lines;
   - every legend entry (a line with a label) shows: not hidden under the others;
   - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), less the
     indent of the list items and answer folds a page shows it in, so that none is scaled down or cut
@@ -54,6 +55,21 @@ class Checks(unittest.TestCase):
         ax.text(5, 5, "seven")
         ax.text(5.1, 5, "eight")
         self.assertIn("'seven' overlaps the text 'eight'", self.faults(fig))
+
+    def test_texts_run_together(self):
+        """Two labels side by side closer than a space between words read as one; a space and more
+        apart, or one above the other, they do not."""
+        from sitegen import drawing
+        fig, ax = self.figure()
+        first = ax.text(1, 5, "CPU BLAS", fontsize=8)
+        right = ax.transData.inverted().transform((first.get_window_extent(drawing.renderer(fig)).x1 + 1.5, 0))[0]
+        ax.text(right, 5, "CLBlast", fontsize=8)
+        ax.text(1, 2, "apart", fontsize=8)
+        ax.text(3, 2, "enough", fontsize=8)
+        ax.text(7, 8.6, "above", fontsize=8)
+        ax.text(7, 8, "below", fontsize=8)
+        faults = self.faults(fig)
+        self.assertEqual(faults, ["'CPU BLAS' runs into the text 'CLBlast' (closer than a space between two words)"])
 
     def test_text_across_a_line(self):
         fig, ax = self.figure()
