@@ -1,5 +1,6 @@
 // peak: the measured ceilings of an OpenCL device, against which the benchmark puts the SGEMM
-// steps: (a) FP32 multiply-add throughput and (b) device-memory bandwidth (kernels in peak.cl).
+// steps: (a) FP32 multiply-add throughput, (b) device-memory bandwidth and (d) on NVIDIA GPUs of
+// compute capability 8.0 and later, TF32 tensor-core throughput (kernels in peak.cl).
 //
 // Both are measured like the steps: the harness chooses the device (--platform, --device), a
 // profiling queue times each kernel on the device (END - START of its event), warm-up runs come
@@ -20,6 +21,13 @@
 //     only in such a pattern; their pages show what it costs on the recorded GPU. The loop count is
 //     calibrated as in (a); cycles per read = time x the device's reported clock / the warp reads
 //     each compute unit made, an estimate that assumes the clock the device reports.
+// (d) The TF32 kernel (peak.cl's tf32_mma: mma.sync m16n8k8 from inline PTX, 8 independent
+//     accumulators per warp) runs like (a), calibrated the same way; GFLOPS = 2*16*8*8 flops per
+//     mma per warp / time. peak.cl is built with -DPEAK_TF32 only where the device reports compute
+//     capability 8.0 or later, so no other compiler sees the PTX; elsewhere the report says why it
+//     was skipped. It comes last and cannot fail the run: a TF32 kernel that does not build (peak.cl
+//     is then built again without it), fails or sums wrong is reported as not measured, with (a)
+//     and (b) as measured.
 // Each result is checked: the FMA sums must be finite, the copy must reproduce the source (both
 // ends of the buffer are read back) and every work-item's sum of local reads must be the one the
 // host computes for its lane; a failure exits with 1, like a failed SGEMM check.
@@ -51,6 +59,10 @@ static const struct {
 #define NFMA (sizeof fma_kernels / sizeof fma_kernels[0])
 #define FMA_PER_ITERATION 64 /* vector multiply-adds per loop iteration per work-item (peak.cl) */
 #define FMA_GROUPS_PER_CU 16
+#define TF32_ACCS 8                        /* mma per loop iteration per warp: peak.cl's TF32_ACCS */
+#define TF32_FLOPS_PER_MMA (2.0 * 16 * 8 * 8) /* m16n8k8: 16 x 8 outputs, 8 multiply-adds each */
+#define TF32_VALUE 0.0009765625f           /* 2^-10, every element of A and B (exact in TF32) */
+#define TF32_MIN_CC 80                     /* mma.sync with TF32 operands: compute capability 8.0 */
 
 /* The local-read patterns, in the order of peak.cl's switch in local_reads: the column of the tile
  * that the work-item in place `lane` of a warp of 32 reads (read_column()), as the kernel writes it. */
@@ -113,6 +125,10 @@ typedef struct peak_result {
     double read_median[NREAD], read_best[NREAD]; /* ms per run of each local-read pattern */
     size_t read_items;                           /* work-items of the local-read runs */
     int read_iterations[NREAD];                  /* calibrated loop counts */
+    double tf32_median, tf32_best;               /* TF32 tensor-core GFLOPS, 0 if not measured */
+    size_t tf32_items;                           /* work-items of the TF32 runs */
+    int tf32_iterations;                         /* calibrated loop count */
+    char tf32_skipped[600];                      /* why the TF32 tensor cores were not measured */
 } peak_result;
 
 static void print_help(FILE *out, const void *ctx)
@@ -120,11 +136,13 @@ static void print_help(FILE *out, const void *ctx)
     (void)ctx;
     fprintf(out,
             "usage: %s [options]\n\n"
-            "Measures two ceilings of an OpenCL device, to compare the SGEMM steps with:\n"
+            "Measures the ceilings of an OpenCL device, to compare the SGEMM steps with:\n"
             "  FP32 multiply-add throughput in GFLOPS (2 flops per multiply-add; float4, float8 and\n"
             "  float16 kernels with 8 or 16 independent chains, the best one is the device's FMA peak),\n"
-            "  and device-memory bandwidth in GB/s (a float4 copy between two large buffers; bytes read\n"
-            "  + bytes written). With --local-reads, the cost of reading local memory instead (below).\n"
+            "  device-memory bandwidth in GB/s (a float4 copy between two large buffers; bytes read\n"
+            "  + bytes written) and, on NVIDIA GPUs of compute capability 8.0 or later, TF32 tensor-core\n"
+            "  throughput in GFLOPS (mma.sync m16n8k8, 2*16*8*8 flops per mma; skipped elsewhere, with\n"
+            "  the reason). With --local-reads, the cost of reading local memory instead (below).\n"
             "Device time from OpenCL profiling events; median and best of the timed runs.\n\n"
             "options:\n"
             "  --platform P         OpenCL platform: index or part of its name\n"
@@ -139,8 +157,9 @@ static void print_help(FILE *out, const void *ctx)
             "                       at most a quarter of the device memory and the largest allocation)\n"
             "  --csv                print a CSV header and one line on stdout (the report goes to stderr):\n"
             "                       platform,device,driver,fma_gflops,fma_gflops_best,fma_vector,\n"
-            "                       copy_gbps,copy_gbps_best,copy_mib,warmup,repeat,date,fma_chains\n"
-            "                       (fma_gflops and copy_gbps from the median run); the header is left out\n"
+            "                       copy_gbps,copy_gbps_best,copy_mib,warmup,repeat,date,fma_chains,\n"
+            "                       tf32_gflops,tf32_gflops_best (fma_gflops, copy_gbps and tf32_gflops\n"
+            "                       from the median run; the tf32 ones empty where not measured); the header is left out\n"
             "                       where stdout is a file that holds data already\n"
             "  --no-header          with --csv: print no CSV header line\n"
             "  --local-reads        measure instead how long a float4 read from local memory takes for\n"
@@ -256,6 +275,29 @@ static int local_size(gemm_cl *cl, cl_kernel kernel, size_t *local, gemm_msg *ms
     return 0;
 }
 
+/* A kernel that loops (FMA, local reads, TF32): kernel @p name of the built program, its work-group
+ * size (local_size()), @p groups_per_cu work-groups per compute unit (@p items work-items), and its
+ * output, a buffer of @p out_bytes_per_item bytes per work-item set as argument @p out_arg. What it
+ * created is the caller's to release, on a failure too. */
+static int loop_kernel(gemm_cl *cl, const char *name, size_t groups_per_cu, size_t out_bytes_per_item, cl_uint out_arg,
+                       cl_kernel *kernel, cl_mem *out, size_t *local, size_t *items, gemm_msg *msg)
+{
+    int rc = gemm_cl_kernel(cl, name, kernel, msg);
+    if (!rc)
+        rc = local_size(cl, *kernel, local, msg);
+    if (rc)
+        return rc;
+    *items = (size_t)cl->dev.compute_units * groups_per_cu * *local;
+    cl_int err;
+    *out = clCreateBuffer(cl->context, CL_MEM_WRITE_ONLY, *items * out_bytes_per_item, NULL, &err);
+    if (err != CL_SUCCESS) {
+        *out = NULL;
+        return gemm_cl_fail(msg, "clCreateBuffer(the kernel's results)", err);
+    }
+    err = clSetKernelArg(*kernel, out_arg, sizeof *out, out);
+    return err == CL_SUCCESS ? 0 : gemm_cl_fail(msg, "clSetKernelArg(the kernel's results)", err);
+}
+
 /* Calibration: grows the loop count (argument 0 of @p kernel) until one run takes at least half of
  * the target time, --fma-ms. */
 static int calibrate(gemm_cl *cl, cl_kernel kernel, size_t items, size_t local, const peak_config *cfg,
@@ -286,26 +328,16 @@ static int measure_fma(gemm_cl *cl, size_t w, const peak_config *cfg, peak_resul
     cl_kernel kernel = NULL;
     cl_mem out = NULL;
     float *sums = NULL;
-    size_t local = 0;
-    int rc = gemm_cl_kernel(cl, fma_kernels[w].kernel, &kernel, msg);
-    if (!rc)
-        rc = local_size(cl, kernel, &local, msg);
-    const size_t items = (size_t)cl->dev.compute_units * FMA_GROUPS_PER_CU * local;
-    const size_t out_bytes = items * (size_t)fma_kernels[w].width * sizeof(float);
+    size_t local = 0, items = 0;
+    int rc = loop_kernel(cl, fma_kernels[w].kernel, FMA_GROUPS_PER_CU, (size_t)fma_kernels[w].width * sizeof(float), 3,
+                         &kernel, &out, &local, &items, msg);
     cl_int err = CL_SUCCESS;
-    if (!rc) {
-        out = clCreateBuffer(cl->context, CL_MEM_WRITE_ONLY, out_bytes, NULL, &err);
-        if (err != CL_SUCCESS)
-            rc = gemm_cl_fail(msg, "clCreateBuffer(FMA sums)", err);
-    }
     cl_int iterations = 1;
     const cl_float mul = 0.999f, add = 0.001f;
     if (!rc) {
         err = clSetKernelArg(kernel, 1, sizeof mul, &mul);
         if (err == CL_SUCCESS)
             err = clSetKernelArg(kernel, 2, sizeof add, &add);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(kernel, 3, sizeof out, &out);
         if (err != CL_SUCCESS)
             rc = gemm_cl_fail(msg, "clSetKernelArg(FMA kernel)", err);
     }
@@ -498,19 +530,9 @@ static int measure_reads(gemm_cl *cl, const peak_config *cfg, peak_result *res, 
 {
     cl_kernel kernel = NULL;
     cl_mem out = NULL;
-    size_t local = 0;
-    int rc = gemm_cl_kernel(cl, "local_reads", &kernel, msg);
-    if (!rc)
-        rc = local_size(cl, kernel, &local, msg);
-    const size_t items = (size_t)cl->dev.compute_units * READ_GROUPS_PER_CU * local;
+    size_t local = 0, items = 0;
+    int rc = loop_kernel(cl, "local_reads", READ_GROUPS_PER_CU, 4 * sizeof(float), 2, &kernel, &out, &local, &items, msg);
     cl_int err = CL_SUCCESS;
-    if (!rc) {
-        out = clCreateBuffer(cl->context, CL_MEM_WRITE_ONLY, items * 4 * sizeof(float), NULL, &err);
-        if (err == CL_SUCCESS)
-            err = clSetKernelArg(kernel, 2, sizeof out, &out);
-        if (err != CL_SUCCESS)
-            rc = gemm_cl_fail(msg, "clCreateBuffer/clSetKernelArg(local-read sums)", err);
-    }
     for (size_t p = 0; p < NREAD && !rc; p++) {
         const cl_int pattern = (cl_int)p;
         cl_int iterations = 1;
@@ -528,6 +550,66 @@ static int measure_reads(gemm_cl *cl, const peak_config *cfg, peak_result *res, 
         res->read_iterations[p] = iterations;
     }
     res->read_items = items;
+    if (out)
+        clReleaseMemObject(out);
+    if (kernel)
+        clReleaseKernel(kernel);
+    return rc;
+}
+
+/* Checks every work-item's sum of the TF32 accumulators against the host's: each of its 4 * TF32_ACCS
+ * elements is exactly iterations * 2^-17 (peak.cl), added in the kernel's order. */
+static int check_tf32(gemm_cl *cl, cl_mem out, size_t items, cl_int iterations, gemm_msg *msg)
+{
+    const float element = (float)iterations * (8.0f * TF32_VALUE * TF32_VALUE);
+    float expect = 0.0f;
+    for (int i = 0; i < 4 * TF32_ACCS; i++)
+        expect += element;
+    float *got = malloc(items * sizeof(float));
+    if (!got)
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory");
+    int rc = 0;
+    cl_int err = clEnqueueReadBuffer(cl->queue, out, CL_TRUE, 0, items * sizeof(float), got, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        rc = gemm_cl_fail(msg, "clEnqueueReadBuffer(TF32 sums)", err);
+    for (size_t i = 0; !rc && i < items; i++)
+        if (got[i] != expect)
+            rc = gemm_msgf(msg, GEMM_EXIT_VERIFY_FAILED, "work-item %zu summed %.9g, expected %.9g", i, (double)got[i],
+                           (double)expect);
+    free(got);
+    return rc;
+}
+
+/* (d) The TF32 tensor cores: calibrate, time, check (peak.cl's tf32_mma, built with -DPEAK_TF32). */
+static int measure_tf32(gemm_cl *cl, const peak_config *cfg, peak_result *res, gemm_msg *msg)
+{
+    cl_kernel kernel = NULL;
+    cl_mem out = NULL;
+    size_t local = 0, items = 0;
+    int rc = loop_kernel(cl, "tf32_mma", FMA_GROUPS_PER_CU, sizeof(float), 2, &kernel, &out, &local, &items, msg);
+    if (!rc && local % 32 != 0) /* whole warps: an mma.sync takes all 32 lanes of one */
+        rc = gemm_msgf(msg, GEMM_EXIT_RUNTIME, "work-groups of %zu work-items are not whole warps of 32", local);
+    const cl_float value = TF32_VALUE;
+    cl_int iterations = 1;
+    if (!rc) {
+        cl_int err = clSetKernelArg(kernel, 1, sizeof value, &value);
+        if (err != CL_SUCCESS)
+            rc = gemm_cl_fail(msg, "clSetKernelArg(TF32 value)", err);
+    }
+    if (!rc)
+        rc = calibrate(cl, kernel, items, local, cfg, "TF32 mma.sync", &iterations, msg);
+    double median = 0, best = 0;
+    if (!rc)
+        rc = timed_runs(cl, "TF32 mma.sync", kernel, items, local, cfg, &median, &best, msg);
+    if (!rc)
+        rc = check_tf32(cl, out, items, iterations, msg);
+    if (!rc) {
+        const double flops = (double)(items / 32) * iterations * TF32_ACCS * TF32_FLOPS_PER_MMA;
+        res->tf32_median = flops / (median * 1e6);
+        res->tf32_best = flops / (best * 1e6);
+        res->tf32_items = items;
+        res->tf32_iterations = iterations;
+    }
     if (out)
         clReleaseMemObject(out);
     if (kernel)
@@ -584,6 +666,12 @@ static void report(FILE *out, const peak_result *res)
     fprintf(out, "bandwidth   float4 copy of %.0f MiB into %.0f MiB, bytes read + written\n",
             (double)res->copy_bytes / 1048576.0, (double)res->copy_bytes / 1048576.0);
     fprintf(out, "            median %.1f GB/s   best %.1f GB/s\n", res->copy_median, res->copy_best);
+    if (res->tf32_skipped[0])
+        fprintf(out, "TF32 tensor cores skipped: %s\n", res->tf32_skipped);
+    else
+        fprintf(out, "TF32 tensor cores %.1f GFLOPS (median; best run %.1f): mma.sync m16n8k8 on %zu work-items, "
+                     "%d accumulators per warp, %d iterations, 2*16*8*8 flops per mma\n",
+                res->tf32_median, res->tf32_best, res->tf32_items, TF32_ACCS, res->tf32_iterations);
 }
 
 static void report_csv(FILE *out, const gemm_device_info *dev, const peak_config *cfg, const peak_result *res,
@@ -594,15 +682,19 @@ static void report_csv(FILE *out, const gemm_device_info *dev, const peak_config
     const size_t b = best_width(res);
     if (header)
         fprintf(out, "platform,device,driver,fma_gflops,fma_gflops_best,fma_vector,copy_gbps,copy_gbps_best,copy_mib,"
-                     "warmup,repeat,date,fma_chains\n");
+                     "warmup,repeat,date,fma_chains,tf32_gflops,tf32_gflops_best\n");
     gemm_csv_field(out, dev->platform_name);
     fputc(',', out);
     gemm_csv_field(out, dev->name);
     fputc(',', out);
     gemm_csv_field(out, dev->driver);
-    fprintf(out, ",%.3f,%.3f,%s,%.3f,%.3f,%.3f,%d,%d,%s,%d\n", res->fma_median[b], res->fma_best[b],
+    fprintf(out, ",%.3f,%.3f,%s,%.3f,%.3f,%.3f,%d,%d,%s,%d,", res->fma_median[b], res->fma_best[b],
             fma_kernels[b].type, res->copy_median, res->copy_best, (double)res->copy_bytes / 1048576.0, cfg->warmup,
             cfg->repeat, date, fma_kernels[b].chains);
+    if (res->tf32_skipped[0])
+        fputs(",\n", out);
+    else
+        fprintf(out, "%.3f,%.3f\n", res->tf32_median, res->tf32_best);
 }
 
 static void report_reads(FILE *out, const gemm_device_info *dev, const peak_result *res)
@@ -693,10 +785,28 @@ int main(int argc, char **argv)
         gemm_progress_set("setting up the OpenCL device");
         rc = gemm_cl_open(&cl, &dev, &msg);
     }
+    int tf32 = 0; /* measure the TF32 tensor cores (peak.cl built with -DPEAK_TF32) */
+    if (!rc && !cfg.local_reads) {
+        tf32 = dev.nv_compute_capability >= TF32_MIN_CC;
+        if (!dev.nv_compute_capability)
+            snprintf(res.tf32_skipped, sizeof res.tf32_skipped, "not an NVIDIA GPU of compute capability 8.0 or later "
+                     "(the device reports no compute capability)");
+        else if (!tf32)
+            snprintf(res.tf32_skipped, sizeof res.tf32_skipped, "not an NVIDIA GPU of compute capability 8.0 or later "
+                     "(compute capability %u.%u)", dev.nv_compute_capability / 10, dev.nv_compute_capability % 10);
+    }
     if (!rc) {
         gemm_progress_set("building the kernels");
         /* no -cl-std: as the steps (run_build.c) */
-        rc = gemm_cl_build(&cl, peak_kernel_source, "bench/peak.cl", "", &msg);
+        rc = gemm_cl_build(&cl, peak_kernel_source, "bench/peak.cl", tf32 ? "-DPEAK_TF32" : "", &msg);
+        if (rc && tf32) { /* the TF32 kernel did not build (the log is above): the rest without it */
+            snprintf(res.tf32_skipped, sizeof res.tf32_skipped, "not measured: %s", msg.text);
+            tf32 = 0;
+            cl_int err = clReleaseProgram(cl.program);
+            cl.program = NULL;
+            rc = err != CL_SUCCESS ? gemm_cl_fail(&msg, "clReleaseProgram", err)
+                                   : gemm_cl_build(&cl, peak_kernel_source, "bench/peak.cl", "", &msg);
+        }
     }
     if (cfg.local_reads) {
         if (!rc)
@@ -706,6 +816,11 @@ int main(int argc, char **argv)
             rc = measure_fma(&cl, w, &cfg, &res, &msg);
         if (!rc)
             rc = measure_copy(&cl, &cfg, &res, &msg);
+        if (!rc && tf32) { /* last, and it cannot fail the run: (a) and (b) are measured */
+            gemm_msg why = {{0}};
+            if (measure_tf32(&cl, &cfg, &res, &why))
+                snprintf(res.tf32_skipped, sizeof res.tf32_skipped, "not measured: %s", why.text);
+        }
     }
     gemm_progress_stop();
     if (!rc && cfg.local_reads) {

@@ -129,3 +129,52 @@ __kernel void local_reads(int iterations, int pattern, __global float4 *out)
         sum += acc[r];
     out[get_global_id(0)] = sum;
 }
+
+// ---- TF32 tensor-core throughput (NVIDIA GPUs of compute capability 8.0 and later) -------------
+// Compiled only with -DPEAK_TF32, which bench/peak.c passes where the device reports compute
+// capability 8.0 or later (cl_nv_device_attribute_query): no other compiler (PoCL) sees the PTX.
+// Every warp issues NVIDIA's mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 (D = A*B + D with
+// A 16 x 8 and B 8 x 8 in TF32, D 16 x 8 in FP32: 2*16*8*8 flops per mma) on TF32_ACCS independent
+// accumulators, so that no mma waits for the one before it; each lane holds 4 registers of A, 2 of
+// B and 4 of every D (the same fragments as step 11's mma()). asm volatile: the compiler may
+// neither drop nor merge an mma. A and B hold `value` everywhere (2^-10 from the host, exact in
+// TF32), so every element of D grows by exactly 8 * value^2 = 2^-17 per mma (up to 2^24 iterations:
+// at most 128, within FP32's 24 bits) and ends at iterations * 2^-17; the host adds the 4 * TF32_ACCS
+// elements of a work-item in the same order and compares every work-item's sum with its own.
+#ifdef PEAK_TF32
+#define TF32_ACCS 8
+
+inline void mma_tf32(float d[4], const uint a, const uint b)
+{
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%10,%11,%12,%13};"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a), "r"(a), "r"(a), "r"(a), "r"(b), "r"(b),
+                   "f"(d[0]), "f"(d[1]), "f"(d[2]), "f"(d[3]));
+}
+
+__kernel void tf32_mma(int iterations, float value, __global float *out)
+{
+    const uint a = as_uint(value), b = as_uint(value);
+    float d[TF32_ACCS][4];
+    #pragma unroll
+    for (int j = 0; j < TF32_ACCS; j++) {
+        #pragma unroll
+        for (int e = 0; e < 4; e++)
+            d[j][e] = 0.0f;
+    }
+    for (int i = 0; i < iterations; i++) {
+        #pragma unroll
+        for (int j = 0; j < TF32_ACCS; j++)
+            mma_tf32(d[j], a, b);
+    }
+    float sum = 0.0f;
+    #pragma unroll
+    for (int j = 0; j < TF32_ACCS; j++) {
+        #pragma unroll
+        for (int e = 0; e < 4; e++)
+            sum += d[j][e];
+    }
+    out[get_global_id(0)] = sum;
+}
+#endif

@@ -12,17 +12,27 @@
 // transposition, with the sizes given as (N, M, K). No data is moved or transposed; the
 // result lands in C exactly as the steps write it.
 //
-// FP32 only. cublasSgemm computes in FP32 (compute type CUBLAS_COMPUTE_32F) unless the handle's
-// math mode or the environment lets it use TF32 tensor cores, whose 10-bit mantissas would make
-// the comparison meaningless (and might still pass the tolerance at large K). We set
-// CUBLAS_DEFAULT_MATH explicitly rather than rely on the default: it is cuBLAS's fastest mode
-// that keeps at least FP32 precision in every operation, i.e. the fair baseline for FP32
+// FP32 only (the program `cublas`). cublasSgemm computes in FP32 (compute type CUBLAS_COMPUTE_32F)
+// unless the handle's math mode or the environment lets it use TF32 tensor cores, whose 10-bit
+// mantissas would make the comparison meaningless (and might still pass the tolerance at large K).
+// We set CUBLAS_DEFAULT_MATH explicitly rather than rely on the default: it is cuBLAS's fastest
+// mode that keeps at least FP32 precision in every operation, i.e. the fair baseline for FP32
 // kernels. CUBLAS_PEDANTIC_MATH would also keep FP32 but is meant for numerical studies and
 // debugging ("standardized arithmetic for all phases"); it may rule out some of cuBLAS's fast
 // paths and so understate what the library does in normal use. Two environment variables can
 // still override the handle's mode (NVIDIA_TF32_OVERRIDE for TF32, CUBLAS_EMULATE_SINGLE_PRECISION
 // for the BF16x9 emulation of FP32): the program refuses to run if either is set to a value
 // other than 0.
+//
+// TF32 (the program `cublas_tf32`, this file built with GEMM_CUBLAS_TF32): the same cublasSgemm
+// with the handle's math mode CUBLAS_TF32_TENSOR_OP_MATH, which lets cuBLAS round A and B to TF32
+// (10-bit mantissas) and multiply them on the tensor cores, accumulating in FP32: what a library
+// reaches when FP32 accuracy is given up, beside step 11, which reaches the tensor cores and keeps
+// it. Its result is not FP32-accurate: the harness's check fails it (FAIL, exit 1), and the
+// benchmark and the tour show that as its accuracy. NVIDIA_TF32_OVERRIDE=0 would turn TF32 off
+// (it overrides the handle's mode in every NVIDIA library) and CUBLAS_EMULATE_SINGLE_PRECISION
+// would change what is computed: this program refuses the first set to 0 and the second set to
+// anything but 0. (NVIDIA_TF32_OVERRIDE set to another value changes nothing here: TF32 is on.)
 //
 // Timing: CUDA events recorded on the stream just before and just after the cublasSgemm call;
 // the time between them is the device time of cuBLAS's work for that call. C is restored before
@@ -40,7 +50,17 @@
 #include "gemm_params.h"
 #include "gemm_peer.h"
 
+#ifdef GEMM_CUBLAS_TF32
+#define NAME "cublas_tf32"
+#define MATH_MODE CUBLAS_TF32_TENSOR_OP_MATH
+#define MATH_MODE_NAME "CUBLAS_TF32_TENSOR_OP_MATH"
+#define MATH_TEXT "TF32 tensor cores (CUBLAS_TF32_TENSOR_OP_MATH), not FP32-accurate"
+#else
 #define NAME "cublas"
+#define MATH_MODE CUBLAS_DEFAULT_MATH
+#define MATH_MODE_NAME "CUBLAS_DEFAULT_MATH"
+#define MATH_TEXT "FP32 (CUBLAS_DEFAULT_MATH, no TF32)"
+#endif
 
 static int cuda_fail(gemm_msg *msg, const char *what, cudaError_t err)
 {
@@ -67,18 +87,34 @@ static int cublas_fail(gemm_msg *msg, const char *what, cublasStatus_t status)
             return cublas_fail(msg, what, status_);                                                        \
     } while (0)
 
-/* Refuses a variable that would let cuBLAS trade FP32 precision for speed. */
+/* Refuses a variable that would change what this program measures: one that lets cuBLAS trade FP32
+ * precision for speed (cublas), or one that turns TF32 off or emulates FP32 (cublas_tf32). */
 static int check_environment(gemm_msg *msg)
 {
-    static const char *const vars[] = {"NVIDIA_TF32_OVERRIDE", "CUBLAS_EMULATE_SINGLE_PRECISION"};
+    const char *tf32 = getenv("NVIDIA_TF32_OVERRIDE"), *emulate = getenv("CUBLAS_EMULATE_SINGLE_PRECISION");
+#ifdef GEMM_CUBLAS_TF32
+    if (tf32 && strcmp(tf32, "0") == 0)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                         "NVIDIA_TF32_OVERRIDE=0 turns TF32 off in every NVIDIA library, so %s would measure FP32 "
+                         "(the program cublas does); unset it to measure the TF32 tensor cores",
+                         NAME);
+    if (emulate && *emulate && strcmp(emulate, "0") != 0)
+        return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
+                         "CUBLAS_EMULATE_SINGLE_PRECISION=%s may change what cuBLAS computes; unset it (or set it to "
+                         "0) to measure the TF32 tensor cores",
+                         emulate);
+#else
+    const char *const vars[] = {"NVIDIA_TF32_OVERRIDE", "CUBLAS_EMULATE_SINGLE_PRECISION"};
+    const char *const values[] = {tf32, emulate};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
+        const char *v = values[i];
         if (v && *v && strcmp(v, "0") != 0)
             return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
                              "%s=%s may let cuBLAS compute FP32 products in lower precision; unset it (or set it "
                              "to 0) to compare FP32 with FP32",
                              vars[i], v);
     }
+#endif
     return 0;
 }
 
@@ -197,7 +233,7 @@ static int cuda_setup(cuda_state *s, const gemm_host_data *d, const struct cudaD
     CHECK_CUDA("cudaEventCreate(stop)", cudaEventCreate(&s->stop));
     CHECK_CUBLAS("cublasCreate", cublasCreate(&s->handle));
     CHECK_CUBLAS("cublasSetStream", cublasSetStream(s->handle, s->stream));
-    CHECK_CUBLAS("cublasSetMathMode(CUBLAS_DEFAULT_MATH)", cublasSetMathMode(s->handle, CUBLAS_DEFAULT_MATH));
+    CHECK_CUBLAS("cublasSetMathMode(" MATH_MODE_NAME ")", cublasSetMathMode(s->handle, MATH_MODE));
     return 0;
 }
 
@@ -251,8 +287,7 @@ static int measure(cuda_state *s, const gemm_options *opt, const gemm_host_data 
     }
     CHECK_CUDA("cudaMemcpy(C back to the host)",
                cudaMemcpy(result, s->c, (size_t)d->m * (size_t)d->n * sizeof(float), cudaMemcpyDeviceToHost));
-    snprintf(summary, sizeof summary,
-             "cuBLAS %d.%d.%d cublasSgemm, FP32 (CUBLAS_DEFAULT_MATH, no TF32), CUDA device %d", version / 10000,
+    snprintf(summary, sizeof summary, "cuBLAS %d.%d.%d cublasSgemm, " MATH_TEXT ", CUDA device %d", version / 10000,
              version / 100 % 100, version % 100, dev);
     rep->summary = summary;
     snprintf(rep->platform, sizeof rep->platform, "CUDA %d.%d", runtime / 1000, runtime % 1000 / 10);
@@ -290,10 +325,18 @@ int main(int argc, char **argv)
 {
     /* The steps' defaults for an NVIDIA GPU, so that a plain run compares like with like. */
     const gemm_host_peer peer = {
+#ifdef GEMM_CUBLAS_TF32
+        NAME, "cuBLAS's cublasSgemm on the TF32 tensor cores through CUDA",
+        "cuBLAS's cublasSgemm on an NVIDIA GPU through CUDA, for comparison: TF32 tensor cores "
+        "(CUBLAS_TF32_TENSOR_OP_MATH: A and B rounded to 10-bit mantissas, FP32 sums), so NOT FP32-accurate: the "
+        "check fails it (exit 1) by design. Timed with CUDA events around the call. --device takes a CUDA device "
+        "index (default 0); --platform, --list-devices, -D and --kernel-file do not apply.",
+#else
         NAME, "cuBLAS's cublasSgemm through CUDA",
         "cuBLAS's cublasSgemm on an NVIDIA GPU through CUDA, for comparison: FP32 with TF32 off, timed with CUDA "
         "events around the call. --device takes a CUDA device index (default 0); --platform, --list-devices, -D "
         "and --kernel-file do not apply.",
+#endif
         "cublasSgemm", gemm_default_size(GEMM_DEVICE_NVIDIA_GPU), gemm_default_repeat(GEMM_DEVICE_NVIDIA_GPU),
         gemm_default_warmup(GEMM_DEVICE_NVIDIA_GPU), check, run, NULL};
     return gemm_host_peer_main(&peer, argc, argv);

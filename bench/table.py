@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Prints the benchmark's tables from its CSV files, without running anything: one table per
 problem size with each program's GFLOPS (median), its share of the device's measured FMA peak,
-its ratio to cuBLAS and to CLBlast at the same size, and its status.
+its ratio to cuBLAS and to CLBlast at the same size, its normwise error against the double-precision
+reference, and its status.
 
     bench/table.py results.csv                 # reads results.peak.csv too, when it exists
     bench/table.py results.csv --peak other.peak.csv
@@ -13,6 +14,9 @@ import csv
 import os
 import signal
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gemmrun import NOT_FP32, error_text, status_text  # noqa: E402
 
 RUN_STATUSES = ("PASS", "FAIL", "UNVERIFIED")  # rows with measurements (the others: REFUSED, ERROR,
                                                # TIMEOUT, SKIPPED, with the reason in `parts`)
@@ -65,21 +69,29 @@ class Tables:
 
     '% peak' is of the measured FMA peak, or of a faster rate measured on the same hardware: a
     library (e.g. the CPU BLAS) may do better than peak's kernels, and then the table says so and
-    takes that rate as the ceiling from there on, so that no program is ever above 100 %."""
+    takes that rate as the ceiling from there on, so that no program is ever above 100 %. A peer
+    that is not FP32-accurate (NOT_FP32: cuBLAS on the TF32 tensor cores) is put against the
+    measured TF32 tensor-core peak instead, where peak measured one, and never raises the FP32
+    ceiling.
+
+    Old files are read too: peaks without the TF32 columns, rows without `normwise_error`."""
 
     def __init__(self, peak, out):
         self.peak, self.out = peak, out
         self.ceiling = float(peak["fma_gflops"]) if peak else None
+        self.tf32 = tf32_peak(peak)
         if peak:
             chains = f" x {peak['fma_chains']} chains" if peak.get("fma_chains") else ""
+            tf32 = f"TF32 tensor cores {self.tf32:.1f} GFLOPS, " if self.tf32 else ""
             out.write(f"Measured peaks of {peak['device']} ({peak['platform']}, driver {peak['driver']}): "
-                      f"FP32 FMA {float(peak['fma_gflops']):.1f} GFLOPS ({peak['fma_vector']}{chains}), "
+                      f"FP32 FMA {float(peak['fma_gflops']):.1f} GFLOPS ({peak['fma_vector']}{chains}), {tf32}"
                       f"copy {float(peak['copy_gbps']):.1f} GB/s (medians)\n")
         else:
             out.write("No measured peaks (peak did not run): the '% peak' column is empty.\n")
-        out.write("GFLOPS = 2*M*N*K / median time. '% peak': of the measured FMA peak, for programs on the hardware "
-                  "it was measured on.\n'vs cuBLAS', 'vs CLBlast': their median time over the program's, at the same "
-                  "size (> 1: faster).\n")
+        out.write("GFLOPS = 2*M*N*K / median time. '% peak': of the measured FMA peak (cublas_tf32's: of the TF32 "
+                  "tensor-core peak), for programs on the hardware it was measured on.\n'vs cuBLAS', 'vs CLBlast': "
+                  "their median time over the program's, at the same size (> 1: faster); cuBLAS is the FP32 one.\n"
+                  "'error': the normwise error ||got-ref||/||ref|| against the double-precision reference.\n")
 
     def size(self, here):
         """The table of one size: here holds its rows (dicts with the harness's CSV columns)."""
@@ -97,29 +109,40 @@ class Tables:
         notes = []
         for i, r in enumerate(here):
             g = gflops[i]
-            if g is not None and self.ceiling and same_hardware(r, self.peak) and g > self.ceiling:
+            if (g is not None and self.ceiling and same_hardware(r, self.peak) and g > self.ceiling
+                    and r["step"] not in NOT_FP32):
                 notes.append(f"note: {r['step']} ran at {g:.1f} GFLOPS here, faster than the ceiling so far "
                              f"({self.ceiling:.1f}; peak's FMA kernels measured {float(self.peak['fma_gflops']):.1f}): "
                              f"from here on '% peak' is of {g:.1f}, the fastest rate measured on this hardware\n")
                 self.ceiling = g
         out.write(f"\n{size_label(*key)}\n")
-        header = f"{'program':<28}{'GFLOPS':>11}{'% peak':>9}{'vs cuBLAS':>11}{'vs CLBlast':>12}  status"
+        header = f"{'program':<28}{'GFLOPS':>11}{'% peak':>9}{'vs cuBLAS':>11}{'vs CLBlast':>12}{'error':>10}  status"
         out.write(header + "\n" + "-" * len(header) + "\n")
         for i, r in enumerate(here):
             ms, g = _median_ms(r), gflops[i]
             pct = "-"
-            if g is not None and self.ceiling and same_hardware(r, self.peak):
-                pct = f"{100.0 * g / self.ceiling:.1f}%"
-            status = r["status"]
-            if status not in RUN_STATUSES and r.get("parts"):
+            ceiling = self.tf32 if r["step"] in NOT_FP32 else self.ceiling
+            if g is not None and ceiling and same_hardware(r, self.peak):
+                pct = f"{100.0 * g / ceiling:.1f}%"
+            status = status_text(r["step"], r)
+            if r["status"] not in RUN_STATUSES and r.get("parts"):
                 reason = r["parts"]
                 status += ": " + (reason if len(reason) <= 90 else reason[:87] + "...")
             gtext = f"{g:.2f}" if g is not None else "-"
             out.write(f"{r['step']:<28}{gtext:>11}{pct:>9}{_ratio(ms, ref['cublas']):>11}"
-                      f"{_ratio(ms, ref['clblast']):>12}  {status}\n")
+                      f"{_ratio(ms, ref['clblast']):>12}{error_text(r):>10}  {status}\n")
         for note in notes:
             out.write(note)
         out.flush()
+
+
+def tf32_peak(peak):
+    """The measured TF32 tensor-core peak in GFLOPS, or None (not measured, or an older file)."""
+    try:
+        value = float((peak or {}).get("tf32_gflops") or "")
+    except ValueError:
+        return None
+    return value if value > 0 else None
 
 
 def render(rows, peak, out):

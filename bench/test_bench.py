@@ -8,8 +8,10 @@ tests use (PoCL on a machine without a GPU). Standard library only.
     test_bench.py plan BUILD_DIR                      the sizes bench.py chooses for a CPU and for a GPU
     test_bench.py pipe BUILD_DIR                      table.py | head ends without a traceback
     test_bench.py tour BUILD_DIR [program options]    the tour's header and exit code, with a wrong device too
+    test_bench.py accuracy BUILD_DIR                  the error column, the TF32 peer's FAIL as its accuracy,
+                                                      old files (no normwise_error, no TF32 peak) still read
 
-guard and plan run bench.py on stand-in programs (FAKE_PROGRAM) that answer at once like a step
+guard, plan and accuracy run bench.py on stand-in programs (FAKE_PROGRAM) that answer at once like a step
 on a device of a given kind and speed, so that what they check does not depend on the device.
 """
 import csv
@@ -17,6 +19,7 @@ import io
 import json
 import math
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -25,11 +28,12 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from gemmrun import COLUMNS, find_programs  # noqa: E402
+from gemmrun import COLUMNS, PEERS, find_programs  # noqa: E402
 from table import peak_path  # noqa: E402
 
 PEAK_COLUMNS = ["platform", "device", "driver", "fma_gflops", "fma_gflops_best", "fma_vector", "copy_gbps",
-                "copy_gbps_best", "copy_mib", "warmup", "repeat", "date", "fma_chains"]
+                "copy_gbps_best", "copy_mib", "warmup", "repeat", "date", "fma_chains", "tf32_gflops",
+                "tf32_gflops_best"]
 QUICK = ["--repeat", "1", "--warmup", "0"]
 QUICK_PEAK = ["--fma-ms", "2", "--copy-mib", "4"]
 ANY_SIZE = ("kernel01_naive", "kernel06_padding", "cpu_blas")  # the programs that take every size
@@ -85,6 +89,13 @@ def check_peak_rows(rows, copy_mib, repeat, warmup):
         check(row.get("copy_mib") == f"{copy_mib:.3f}", f"peak copy_mib is {copy_mib} (got {row.get('copy_mib')!r})")
         check(row.get("repeat") == str(repeat) and row.get("warmup") == str(warmup), "peak repeat/warmup echoed")
         check(row.get("device", "") != "", "peak names the device")
+        # The TF32 tensor cores: measured only on an NVIDIA GPU of compute capability 8.0 or later
+        if "NVIDIA" in row.get("platform", ""):
+            check(row.get("tf32_gflops") == "" or positive(row.get("tf32_gflops", "")),
+                  f"peak tf32_gflops is empty or positive (got {row.get('tf32_gflops')!r})")
+        else:
+            check(row.get("tf32_gflops") == "" and row.get("tf32_gflops_best") == "",
+                  f"peak measures no TF32 tensor cores off NVIDIA (got {row.get('tf32_gflops')!r})")
 
 
 def test_peak(build, extra):
@@ -92,6 +103,17 @@ def test_peak(build, extra):
     check(proc.returncode == 0, f"peak exits 0 (got {proc.returncode})")
     check_peak_rows(list(csv.DictReader(io.StringIO(proc.stdout))), 4, 1, 0)
     check("peak: " in proc.stderr and "GB/s" in proc.stderr, "peak prints its human-readable report on stderr")
+    # The TF32 tensor cores: measured on an NVIDIA GPU of compute capability 8.0 or later (a kernel that
+    # did not build, failed or summed wrong is "not measured" and fails this test), else skipped with the reason
+    rows = list(csv.DictReader(io.StringIO(proc.stdout)))
+    old_nvidia = re.search(r"TF32 tensor cores skipped: not an NVIDIA GPU of compute capability 8\.0 or later "
+                           r"\(compute capability [0-7]\.[0-9]\)", proc.stderr)
+    if rows and "NVIDIA" in rows[0]["platform"] and not old_nvidia:
+        check(positive(rows[0].get("tf32_gflops", "")) and "TF32 tensor cores skipped" not in proc.stderr,
+              f"peak measures the TF32 tensor cores (got {rows[0].get('tf32_gflops')!r}; "
+              f"{[l for l in proc.stderr.splitlines() if 'TF32' in l]})")
+    elif rows:
+        check("TF32 tensor cores skipped: " in proc.stderr, "peak says why it skips the TF32 tensor cores")
 
 
 def sweep(build, out, args, extra, quick=QUICK):
@@ -109,7 +131,7 @@ def read_rows(path):
 def test_sweep(build, extra):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "sub", "sweep.csv")
-        proc = sweep(build, out, ["--sizes", "32", "--odd-sizes", "31,24x40x16", "--exclude", "clblast,cublas",
+        proc = sweep(build, out, ["--sizes", "32", "--odd-sizes", "31,24x40x16", "--exclude", "clblast,cublas,cublas_tf32",
                                   "--verify-max-size", "32", "--peak-args", " ".join(QUICK_PEAK)], extra)
         check(proc.returncode == 0, f"bench.py exits 0 (got {proc.returncode})")
         # The plan and its estimate come before the sweep proper, an ETA with the runs, the time at the end
@@ -120,7 +142,7 @@ def test_sweep(build, extra):
         check(" left] " in proc.stderr, "the progress lines give the time left")
         check(proc.stdout.rstrip().split("\n")[-1].split(" in ")[-1].endswith(" s"), "bench.py says how long it took")
         rows = read_rows(out)
-        programs = [p[0] for p in find_programs(build) if p[0] not in ("clblast", "cublas")]
+        programs = [p[0] for p in find_programs(build) if p[0] not in ("clblast", "cublas", "cublas_tf32")]
         # Smallest problem first: 24x40x16 (15360), 31^3 (29791), 32^3 (32768); every program once each.
         expected = [(s, p) for s in [("24", "40", "16"), ("31", "31", "31"), ("32", "32", "32")] for p in programs]
         got = [((r["m"], r["n"], r["k"]), r["step"]) for r in rows]
@@ -135,8 +157,8 @@ def test_sweep(build, extra):
                 check(r["parts"] != "", f"{where} keeps the refusal line")
                 check(all(r[c] == "" for c in numeric), f"{where} has empty numeric fields")
             elif r["m"] == "24":  # N=40 is above --verify-max-size: runs, unverified
-                check(r["status"] == "UNVERIFIED" and r["max_err_over_bound"] == "" and r["normwise_over_bound"] == "",
-                      f"{where} is UNVERIFIED (got {r['status']}: {r['parts']})")
+                check(r["status"] == "UNVERIFIED" and r["max_err_over_bound"] == "" and r["normwise_over_bound"] == ""
+                      and r["normwise_error"] == "", f"{where} is UNVERIFIED (got {r['status']}: {r['parts']})")
                 check(all(positive(r[c]) for c in ("median_ms", "best_ms", "gflops")), f"{where} has its times")
             else:
                 check(r["status"] == "PASS", f"{where} is PASS (got {r['status']}: {r['parts']})")
@@ -147,6 +169,10 @@ def test_sweep(build, extra):
                 normwise = number(r["normwise_over_bound"])
                 check(normwise is not None and 0.0 <= normwise <= 1.0,
                       f"{where} is within its normwise bound (got {r['normwise_over_bound']!r})")
+                # the normwise error itself: FP32's rounding at K = 31 or 32 (a few times 1e-8 to 1e-7)
+                error = number(r["normwise_error"])
+                check(error is not None and 0.0 <= error < 1e-5,
+                      f"{where} has a normwise error of FP32's size (got {r['normwise_error']!r})")
             check(r["date"].endswith("Z"), f"{where} has a date")
         # 31 is prime: a step that needs tile multiples refuses it, and says so.
         tiled = [r for r in rows if r["step"] == "kernel02_tiled" and r["m"] == "31"]
@@ -157,8 +183,12 @@ def test_sweep(build, extra):
             with open(peak_path(out), newline="") as f:
                 check_peak_rows(list(csv.DictReader(f)), 4, 1, 0)
         for label in ("M=24 N=40 K=16", "M=N=K=31", "M=N=K=32", "REFUSED: M=31 is not a multiple", "% peak",
-                      "UNVERIFIED"):
+                      "UNVERIFIED", "     error  status"):
             check(label in proc.stdout, f"the tables show '{label}'")
+        # a verified row shows its normwise error in scientific notation, an unverified one "-"
+        naive = [l for l in proc.stdout.splitlines() if l.startswith("kernel01_naive ")]
+        check(len(naive) == 3 and all(re.search(r" [0-9]\.[0-9]e-[0-9]{2}  PASS$", l) for l in naive[1:])
+              and re.search(r" -  UNVERIFIED$", naive[0]), f"the tables show each run's error ({naive})")
         # table.py renders the very same tables from the files alone.
         again = run([sys.executable, os.path.join(HERE, "table.py"), out])
         check(again.returncode == 0, "table.py exits 0")
@@ -172,41 +202,53 @@ def test_sweep(build, extra):
         check(not os.path.exists(os.path.join(tmp, "bad.csv")), "a refused sweep writes nothing")
 
 
-# A stand-in for a step: answers at once like one (its report's device line and its CSV row) on a
-# device of the kind and speed that fake.json, beside its directory, gives; from the problem
-# "hang_from" (multiply-adds) on, it hangs instead.
+# A stand-in for a step or a peer: answers at once like one (its report's device line and its CSV
+# row) on a device of the kind and speed that fake.json, beside its directory, gives (its platform,
+# "Fake" unless given; a program's own rate in "gflops_of"); from the problem "hang_from"
+# (multiply-adds) on, it hangs instead; a program named in "fail" fails its check (FAIL, exit 1).
 FAKE_PROGRAM = """#!/usr/bin/env python3
 import json, os, sys, time
 cfg = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fake.json")))
 args = sys.argv[1:]
+if "--list-devices" in args:
+    sys.exit(print("platform 0: Fake"))
 def value(name, default):
     return args[args.index(name) + 1] if name in args else default
 m, n, k = (int(value(o, 64)) for o in ("-m", "-n", "-k"))
 warmup, repeat = int(value("--warmup", 1)), int(value("--repeat", 3))
 name = os.path.basename(sys.argv[0])
+name = name[len("peer_"):] if name.startswith("peer_") else name
 if m * n * k >= cfg.get("hang_from", float("inf")):
     time.sleep(60)
-ms, g = 2.0 * m * n * k / (cfg["gflops"] * 1e6), cfg["gflops"]
-sys.stderr.write(f"== {name}: a stand-in ==\\ndevice      Fake Device ({cfg['type']}) on Fake, driver 1\\n")
+g = cfg.get("gflops_of", {}).get(name, cfg["gflops"])
+ms, platform = 2.0 * m * n * k / (g * 1e6), cfg.get("platform", "Fake")
+fail = name in cfg.get("fail", [])
+status, ratio, error = ("FAIL", "40.5", "3.1e-04") if fail else ("PASS", "0.01", "1.2e-07")
+sys.stderr.write(f"== {name}: a stand-in ==\\ndevice      Fake Device ({cfg['type']}) on {platform}, driver 1\\n")
 print("COLUMNS")
-print(f"{name},Fake,Fake Device,1,{m},{n},{k},1,0,,{warmup},{repeat},{ms:.6f},{ms:.6f},{g},{g},"
-      f"sgemm:{ms:.6f}/{ms:.6f},0.01,PASS,2026-01-01T00:00:00Z")
+print(f"{name},{platform},Fake Device,1,{m},{n},{k},1,0,,{warmup},{repeat},{ms:.6f},{ms:.6f},{g},{g},"
+      f"sgemm:{ms:.6f}/{ms:.6f},{ratio},{status},2026-01-01T00:00:00Z,{ratio},,{error}")
+sys.exit(1 if fail else 0)
 """.replace("COLUMNS", ",".join(COLUMNS))
 
 
-def fake_build(tmp, config, steps=("kernel01_naive", "kernel02_tiled")):
-    """A build directory of stand-ins for the steps (FAKE_PROGRAM), configured by config."""
+def fake_build(tmp, config, steps=("kernel01_naive", "kernel02_tiled"), peers=()):
+    """A build directory of stand-ins for the steps and peers (FAKE_PROGRAM), configured by config."""
     build = os.path.join(tmp, "fake-build")
     os.makedirs(build)
     with open(os.path.join(build, "gemm_steps.txt"), "w") as f:
         f.write("\n".join(steps) + "\n")
-    for step in steps:
-        os.makedirs(os.path.join(tmp, step))
-        path = os.path.join(tmp, step, step)
+    paths = dict(PEERS)
+    for step in list(steps) + list(peers):
+        where = step if step in steps else os.path.dirname(paths[step])  # bench/ for a peer
+        name = step if step in steps else os.path.basename(paths[step])
+        if not os.path.isdir(os.path.join(tmp, where)):
+            os.makedirs(os.path.join(tmp, where))
+            os.symlink(os.path.join(tmp, where), os.path.join(build, where))
+        path = os.path.join(tmp, where, name)
         with open(path, "w") as f:
             f.write(FAKE_PROGRAM)
         os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
-        os.symlink(os.path.join(tmp, step), os.path.join(build, step))
     with open(os.path.join(tmp, "fake.json"), "w") as f:
         json.dump(config, f)
     return build
@@ -314,9 +356,74 @@ def test_tour(build, extra):
     check("(host" not in wrong.stdout, "the header does not present the CPU BLAS as the device")
 
 
+def test_accuracy(build, extra):
+    """The error column; cuBLAS on the TF32 tensor cores (cublas_tf32), whose check fails by design:
+    its FAIL is shown as its accuracy and fails neither the sweep nor the tour, and 'vs cuBLAS' is
+    the FP32 cuBLAS; a step's FAIL still fails both; files written before the column still read."""
+    check(("cublas_tf32", "bench/peer_cublas_tf32") in PEERS, "cublas_tf32 is a peer (gemmrun.PEERS)")
+    with tempfile.TemporaryDirectory() as tmp:
+        # An NVIDIA GPU: cuBLAS at 100 GFLOPS, its TF32 mode at 200, the step at 50
+        config = {"type": "GPU", "platform": "NVIDIA CUDA", "gflops": 50.0,
+                  "gflops_of": {"cublas": 100.0, "cublas_tf32": 200.0}, "fail": ["cublas_tf32"]}
+        fake = fake_build(tmp, config, steps=("kernel01_naive",), peers=("cublas", "cublas_tf32"))
+        out = os.path.join(tmp, "tf32.csv")
+        proc = sweep(fake, out, ["--sizes", "64", "--odd-sizes", "none", "--no-peak"], [])
+        check(proc.returncode == 0, f"a sweep whose only FAIL is cublas_tf32's exits 0 (got {proc.returncode})")
+        rows = {r["step"]: r for r in read_rows(out)}
+        check(rows.get("cublas_tf32", {}).get("status") == "FAIL" and rows["cublas_tf32"]["normwise_error"] == "3.1e-04",
+              f"the CSV keeps cublas_tf32's FAIL and its error ({rows.get('cublas_tf32')})")
+        lines = {l.split()[0]: l for l in proc.stdout.splitlines() if l.split()}
+        tf32 = lines.get("cublas_tf32", "")
+        check(tf32.endswith("3.1e-04  FAIL (not FP32-accurate: TF32)"),
+              f"the table shows cublas_tf32's error and that it is not FP32-accurate ({tf32!r})")
+        check(" 2.00x " in tf32 and " 0.50x " in lines.get("kernel01_naive", "") and " 1.00x " in lines.get("cublas", ""),
+              f"'vs cuBLAS' is the FP32 cuBLAS ({tf32!r}, {lines.get('kernel01_naive')!r})")
+        check(lines.get("kernel01_naive", "").endswith("1.2e-07  PASS"), "the table shows a step's error")
+        check("FAIL/ERROR" not in proc.stdout, "the sweep counts no FAIL")
+        check("cublas_tf32 ... 200.00 GFLOPS, FAIL (not FP32-accurate: TF32), error 3.1e-04" in proc.stderr,
+              "the progress line shows cublas_tf32's rate and accuracy")
+        # The tour: the same
+        tour = run([sys.executable, os.path.join(HERE, "tour.py"), "--build-dir", fake, "--size", "64"])
+        check(tour.returncode == 0, f"a tour whose only FAIL is cublas_tf32's exits 0 (got {tour.returncode})")
+        line = next((l for l in tour.stdout.splitlines() if l.startswith("cublas_tf32 ")), "")
+        check(line.endswith("3.1e-04  FAIL (not FP32-accurate: TF32)"), f"the tour shows cublas_tf32's accuracy ({line!r})")
+        check(" error  result" in tour.stdout, "the tour's table has the error column")
+        # A step's FAIL still fails both
+        config["fail"] = ["cublas_tf32", "kernel01_naive"]
+        with open(os.path.join(tmp, "fake.json"), "w") as f:
+            json.dump(config, f)
+        bad = sweep(fake, os.path.join(tmp, "bad.csv"), ["--sizes", "64", "--odd-sizes", "none", "--no-peak"], [])
+        check(bad.returncode == 1 and "1 FAIL/ERROR" in bad.stdout, f"a step's FAIL fails the sweep ({bad.returncode})")
+        bad = run([sys.executable, os.path.join(HERE, "tour.py"), "--build-dir", fake, "--size", "64"])
+        check(bad.returncode == 1 and "1 of 3 programs did not pass: kernel01_naive" in bad.stdout,
+              f"a step's FAIL fails the tour ({bad.returncode})")
+        # Files written before normwise_error and the TF32 peak: read, the error shown as "-"
+        old_csv, old_peak = os.path.join(tmp, "old.csv"), os.path.join(tmp, "old.peak.csv")
+        old_columns = COLUMNS[:COLUMNS.index("normwise_over_bound") + 1]
+        with open(old_csv, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=old_columns)
+            writer.writeheader()
+            writer.writerow(dict(dict.fromkeys(old_columns, ""), step="kernel01_naive", device="D", m=64, n=64, k=64,
+                                 median_ms="1", status="PASS", max_err_over_bound="0.01"))
+        with open(old_peak, "w") as f:
+            f.write(",".join(PEAK_COLUMNS[:PEAK_COLUMNS.index("fma_chains") + 1]) + "\n"
+                    "P,D,1,100,110,float4,50,55,4.000,0,1,2026-01-01T00:00:00Z,8\n")
+        again = run([sys.executable, os.path.join(HERE, "table.py"), old_csv])
+        line = next((l for l in again.stdout.splitlines() if l.startswith("kernel01_naive ")), "")
+        check(again.returncode == 0 and re.search(r" 0\.52 +0\.5% .* -  PASS$", line) is not None
+              and "TF32" not in again.stdout.splitlines()[0],
+              f"table.py reads files written before the error column and the TF32 peak ({line!r})")
+        # A peak with the TF32 tensor cores: in the header
+        with open(old_peak, "w") as f:
+            f.write(",".join(PEAK_COLUMNS) + "\nP,D,1,100,110,float4,50,55,4.000,0,1,2026-01-01T00:00:00Z,8,400,420\n")
+        again = run([sys.executable, os.path.join(HERE, "table.py"), old_csv])
+        check("FP32 FMA 100.0 GFLOPS (float4 x 8 chains), TF32 tensor cores 400.0 GFLOPS, copy 50.0" in again.stdout,
+              "table.py shows the TF32 tensor-core peak")
+
+
 def main():
     tests = {"peak": test_peak, "sweep": test_sweep, "guard": test_guard, "plan": test_plan, "pipe": test_pipe,
-             "tour": test_tour}
+             "tour": test_tour, "accuracy": test_accuracy}
     if len(sys.argv) < 3 or sys.argv[1] not in tests:
         sys.exit(__doc__)
     tests[sys.argv[1]](sys.argv[2], sys.argv[3:])

@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /** @brief Most `-D NAME=VALUE` overrides (and most parameters a step may have). */
-#define GEMM_MAX_DEFINES 16
+#define GEMM_MAX_DEFINES 24
 /** @brief Longest parameter name, including the terminating NUL. */
 #define GEMM_DEFINE_NAME_MAX 32
 

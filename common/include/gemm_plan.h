@@ -85,7 +85,7 @@ typedef struct gemm_launch {
 } gemm_launch;
 
 /** @brief The most parameters a plan chooses itself (gemm_plan::chosen). */
-#define GEMM_MAX_CHOSEN 3
+#define GEMM_MAX_CHOSEN 4
 
 /** @brief Everything one run of a step enqueues, in order. */
 typedef struct gemm_plan {

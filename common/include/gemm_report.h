@@ -7,7 +7,7 @@
  * (`--brief`: gemm_report_brief()) or CSV (`--csv`). CSV columns, in order:
  *
  * `step,platform,device,driver,m,n,k,alpha,beta,params,warmup,repeat,median_ms,best_ms,gflops,`
- * `gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact`
+ * `gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact,normwise_error`
  *
  * - `median_ms`, `best_ms`: the whole step per run (all of its kernels, helpers included);
  * - `gflops` = 2*M*N*K / median time (`gflops_best` uses the best time);
@@ -19,6 +19,9 @@
  *   empty if not verified (gemm_verify.h). Added last, so that readers of older files, which
  *   select columns by name, still read them;
  * - `exact`: PASS or FAIL of the exact check on integer data (gemm_exact.h), empty if it did not run.
+ * - `normwise_error`: the normwise error itself, ||got-ref||/||ref|| (gemm_check's `normwise`: over
+ *   ||alpha*A*B|| + ||beta*C0||), empty if not verified; what the accuracy columns of bench/bench.py
+ *   and bench/tour.py show. Added last, like `normwise_over_bound`.
  */
 #ifndef GEMM_REPORT_H
 #define GEMM_REPORT_H

@@ -206,7 +206,7 @@ int gemm_report_csv_wants_header(FILE *out, const gemm_options *opt)
 void gemm_report_csv_header(FILE *out)
 {
     fprintf(out, "step,platform,device,driver,m,n,k,alpha,beta,params,warmup,repeat,median_ms,best_ms,gflops,"
-                 "gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact\n");
+                 "gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact,normwise_error\n");
 }
 
 void gemm_csv_field(FILE *out, const char *s)
@@ -270,7 +270,14 @@ void gemm_report_csv_line(FILE *out, const gemm_report *r)
         else
             fprintf(out, "%.6g", r->check.normwise_ratio);
     }
-    fprintf(out, ",%s\n", !r->exact.ran ? "" : r->exact.pass ? "PASS" : "FAIL");
+    fprintf(out, ",%s,", !r->exact.ran ? "" : r->exact.pass ? "PASS" : "FAIL");
+    if (r->verified) {
+        if (isinf(r->check.normwise))
+            fputs("inf", out);
+        else
+            fprintf(out, "%.6g", r->check.normwise);
+    }
+    fputc('\n', out);
 }
 
 int gemm_report_emit(const gemm_report *r, const gemm_options *opt)

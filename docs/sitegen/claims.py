@@ -4,7 +4,8 @@ docs/*.md with its generated snippets (\\includedoc) and measured figures (\\mea
 
   - marked_gains: a gain that is not its step's idea (attribution.py) is marked so in every table
     and sentence that shows it: the main page's table (path.md), the results tables
-    (results_headline.md) and the step's own sentences (stepNN_gain.md);
+    (results_headline.md), the step's own sentences (stepNN_gain.md) and its lesson's table
+    (stepNN_buys.md, at the headline size and at the awkward size beside it);
   - denials: where a step's page says in prose that its gain on a kind of device is not the idea's
     ("not split-K's", "not the idea's", "not because of warp tiling"), the main page's table marks
     that device's gain for that step too: the prose and the table cannot tell two stories;
@@ -24,7 +25,7 @@ import os
 import re
 
 from . import tables, tuning_tables
-from .common import fmt_ratio, previous_step
+from .common import fmt_ratio, previous_step, size_short, size_text
 
 UNIVERSAL = re.compile(r"\b(every (?:recorded )?devices?|every (?:square )?sizes?|every device we recorded"
                        r"|at every (?:size|square|device|recorded|run|other|one)\w*)\b", re.I)
@@ -136,6 +137,17 @@ def gain_lines(gen_dir, step):
     return out
 
 
+def buys_cells(gen_dir, step):
+    """A lesson's table (stepNN_buys.md): {(device label, problem): its last cell, the step over the
+    one before}."""
+    out = {}
+    for line in read(gen_dir, f"{step.page}_buys.md").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) > 2:
+            out[cells[0].strip("`").replace("\\", ""), cells[1]] = cells[-1]
+    return out
+
+
 # --- the checks ------------------------------------------------------------------------------------
 
 def marked_gains(gen_dir, results, steps, attribution):
@@ -157,6 +169,19 @@ def marked_gains(gen_dir, results, steps, attribution):
                                 f"'{head.get((r.stem, s.name))}'")
             if "not this step's idea" not in gain_lines(gen_dir, s).get(r.stem, ""):
                 problems.append(f"{s.page}_gain.md: {what}, but the step's page quotes it as the step's gain")
+    # the lessons' tables, at each size they show
+    for s in steps:
+        buys = buys_cells(gen_dir, s)
+        for r in results:
+            for size in (r.headline, tables.awkward_size(r)):
+                reason = size and attribution.not_idea(r, s, None if size == r.headline else size)
+                if not reason:
+                    continue
+                problem = size_text(size) if size == r.headline else size_short(size)
+                cell = buys.get((r.stem, problem), "")
+                if "not its idea" not in cell:
+                    problems.append(f"{s.page}_buys.md: {r.stem}, step {s.number} at {problem} is not the step's "
+                                    f"idea ({reason}), but the lesson's table shows it as the step's gain: '{cell}'")
     return problems
 
 

@@ -5,8 +5,8 @@ import os
 import sys
 
 from . import __doc__ as DESCRIPTION
-from . import (arithmetic, ceilings, diagrams, diffs, exercises, figures, local_reads, params, plots, prose, stepdefs,
-               tables, tuning_tables)
+from . import (arithmetic, ceilings, diagrams, diffs, exercises, figures, fragments, local_reads, params, plots, prose,
+               stepdefs, tables, tuning_tables)
 from .checks import check_html
 from .common import InputError, ToolError
 from .records import load_ptxas, load_tuning
@@ -33,7 +33,7 @@ class Context:
 # The modules that write the site's generated files, each with a render(ctx). A new kind of table
 # or picture goes into one of them (or a new module listed here).
 OUTPUTS = (diffs, params, diagrams, tables, arithmetic, ceilings, figures, tuning_tables, local_reads, plots, prose,
-           exercises)
+           exercises, fragments)
 
 
 def main():

@@ -7,9 +7,10 @@ that show them (SVG; Markdown for \\includedoc):
   - stepNN_vs_prev.svg, stepNN_vs_prev.md: step NN over the step before it (the ratio of their
     GFLOPS) at every square size both ran, a bar from 1.0 per size, a panel per device, on a linear
     scale: the gains of a few percent of steps 8 to 10 show;
-  - compare_stepNN.svg, stepNN_compare.md: step NN against the step before it at every square size
-    of each sweep, GFLOPS on a log scale, one panel per device; the snippet includes
-    stepNN_vs_prev.md first;
+  - compare_stepNN.svg, stepNN_sizes.md: step NN against the step before it at every square size
+    of each sweep, GFLOPS on a log scale, one panel per device, and the ratios as a list;
+    stepNN_compare.md is stepNN_vs_prev.md's figure followed by stepNN_sizes.md. For step 1 the
+    base is a tuned library (cuBLAS on a GPU, else CLBlast) instead of a step before it;
   - spread_stepNN.svg, spread_stepNN.md: for a step whose tuning run covers many sizes, the two
     settings with the highest lowest rate, every measurement of them in every committed run, and
     how much the same setting moved between runs, against the difference the choice rests on.
@@ -21,7 +22,7 @@ import re
 import statistics
 import textwrap
 
-from . import drawing, stepdefs
+from . import drawing, stepdefs, tables
 from .attribution import Attribution
 from .common import fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, previous_step, size_short, size_text, write
 from .ceilings import ceilings_for
@@ -162,21 +163,29 @@ def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN):
 
 
 def pairs(steps, step, results):
-    """For each results file, (file, [(size, GFLOPS of the step before, of the step, both verified)]) at
-    every square size where both were measured; the step before; files without such a size left out."""
+    """For each results file, (file, [(size, GFLOPS of the base, of the step, both verified)], the
+    base's label) at every square size where both were measured, files without such a size left out;
+    and the base in words. The base is the step before; for the first step, the tuned library each
+    file holds (tables.reference(): cuBLAS on a GPU, else CLBlast), so that step 1 too has its
+    figure."""
     prev = previous_step(steps, step)
-    if prev is None:
-        return None, []
     out = []
     for r in results:
+        if prev:
+            base, label = prev.name, f"step {prev.number}"
+        else:
+            ref = tables.reference(r)
+            if not ref:
+                continue
+            base, label = ref
         rows = []
         for s in sorted({s for s in r.sizes if s[0] == s[1] == s[2]}):
-            (g0, v0), (g1, v1) = r.measured(prev.name, s), r.measured(step.name, s)
+            (g0, v0), (g1, v1) = r.measured(base, s), r.measured(step.name, s)
             if g0 and g1:
                 rows.append((s[0], g0, g1, v0 and v1))
         if rows:
-            out.append((r, rows))
-    return prev, out
+            out.append((r, rows, label))
+    return (f"step {prev.number}" if prev else "a tuned library"), out
 
 
 def panel_title(r, width_in, fontsize):
@@ -191,19 +200,19 @@ def panel_title(r, width_in, fontsize):
 def compare(steps, step, results, path):
     """Step `step` against the step before it at every square size of each sweep, GFLOPS on a log
     scale; None when no file has both at two sizes or more."""
-    prev, found = pairs(steps, step, results)
-    panels = [(r, rows) for r, rows in found if len(rows) > 1]
+    base, found = pairs(steps, step, results)
+    panels = [(r, rows, label) for r, rows, label in found if len(rows) > 1]
     if not panels:
         return None
     plt = _plt()
     fig, axes = plt.subplots(1, len(panels), figsize=(drawing.MAX_WIDTH_IN, 3.6), squeeze=False)
     width = drawing.MAX_WIDTH_IN / len(panels) - 0.6
-    for ax, (r, rows) in zip(axes[0], panels):
+    for ax, (r, rows, label) in zip(axes[0], panels):
         # the step before wide and light under the step, so that both show where they meet
-        for which, colour, number, lw, ms in ((1, "#b4b4b4", prev.number, 4.0, 7),
-                                              (2, STEP_COLOUR, step.number, 1.5, 4)):
+        for which, colour, name, lw, ms in ((1, "#b4b4b4", label, 4.0, 7),
+                                            (2, STEP_COLOUR, f"step {step.number}", 1.5, 4)):
             xs, gs = [x[0] for x in rows], [x[which] for x in rows]
-            ax.plot(xs, gs, "-", color=colour, lw=lw, label=f"step {number}", zorder=2 + which)
+            ax.plot(xs, gs, "-", color=colour, lw=lw, label=name, zorder=2 + which)
             for x, g, verified in zip(xs, gs, (x[3] for x in rows)):
                 ax.plot([x], [g], "o", color=colour, ms=ms, markerfacecolor=colour if verified else "white",
                         zorder=2.5 + which)
@@ -220,7 +229,7 @@ def compare(steps, step, results, path):
         ax.grid(True, color="#e4e4e4", lw=0.6)
         ax.set_title(panel_title(r, width, 8), fontsize=8, loc="left")
     axes[0][0].set_ylabel("GFLOPS (median, log scale)")
-    fig.suptitle(f"Step {step.number} against step {prev.number} at every size of the sweep (open points: UNVERIFIED)",
+    fig.suptitle(f"Step {step.number} against {base} at every size of the sweep (open points: UNVERIFIED)",
                  fontsize=9.5, x=0.01, ha="left")
     fig.tight_layout()
     for ax in axes[0]:
@@ -241,13 +250,13 @@ def vs_prev(steps, step, results, path):
     """Step `step` over the step before it (GFLOPS over GFLOPS) at every square size where both ran, a
     bar from 1.0 per size, one panel per results file, on a linear scale: a gain of a few percent
     shows as plainly as a doubling. None where no file has both at any size."""
-    prev, found = pairs(steps, step, results)
+    base, found = pairs(steps, step, results)
     if not found:
         return None
     plt = _plt()
     fig, axes = plt.subplots(len(found), 1, figsize=(drawing.MAX_WIDTH_IN, 0.5 + 2.1 * len(found)), squeeze=False)
     place = []
-    for ax, (r, rows) in zip(axes[:, 0], found):
+    for ax, (r, rows, label) in zip(axes[:, 0], found):
         ratios = [g1 / g0 for _, g0, g1, _ in rows]
         xs = list(range(len(rows)))
         colours = [STEP_COLOUR if q >= 1 else LOSS_COLOUR for q in ratios]
@@ -267,11 +276,11 @@ def vs_prev(steps, step, results, path):
         ax.tick_params(axis="y", labelsize=7.5)
         ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:.3g}"))
         ax.grid(True, axis="y", color="#e4e4e4", lw=0.6, zorder=0)
-        ax.set_ylabel(f"step {step.number} / step {prev.number}", fontsize=8)
+        ax.set_ylabel(f"step {step.number} / {label}", fontsize=8)
         ax.set_title(f"{r.stem}: {r.device}", fontsize=8.5, loc="left")
         place.append((ax, xs, ratios))
     axes[-1, 0].set_xlabel("M = N = K")
-    fig.suptitle(f"Step {step.number} over step {prev.number} at each size: above 1.0, step {step.number} is faster "
+    fig.suptitle(f"Step {step.number} over {base} at each size: above 1.0, step {step.number} is faster "
                  "(hatched: UNVERIFIED)", fontsize=9.5, x=0.01, ha="left")
     fig.tight_layout()
     placer = drawing.Placer(fig)
@@ -287,59 +296,68 @@ def vs_prev(steps, step, results, path):
     return found
 
 
-def compare_snippet(steps, step, results, out, attribution=None):
-    """stepNN_compare.md: the ratios (stepNN_vs_prev.md, whose figure vs_prev_snippet() drew), the
-    list of them, and the log-scale plot of both steps' GFLOPS."""
-    prev, found = pairs(steps, step, results)
-    parts = []
-    if found:
-        lines = []
-        for r, rows in found:
-            rs = [(x, g1 / g0, v) for x, g0, g1, v in rows]
-            checked = [x for x in rs if x[2]]
-            unchecked = [x[0] for x in rs if not x[2]]
-            line = f"- **{md_escape(r.stem)}**: step {step.number} over step {prev.number} "
-            if checked:
-                lo, hi = min(checked, key=lambda x: x[1]), max(checked, key=lambda x: x[1])
-                line += (f"from {fmt_ratio(lo[1])} (at {lo[0]}) to {fmt_ratio(hi[1])} (at {hi[0]}) over the "
-                         f"{len(checked)} sizes where both were verified" if len(checked) > 1 else
-                         f"{fmt_ratio(lo[1])} at {lo[0]}, both verified")
-            if unchecked:
-                lo, hi = (min((x for x in rs if not x[2]), key=lambda x: x[1]),
-                          max((x for x in rs if not x[2]), key=lambda x: x[1]))
-                line += ("; " if checked else "") + (
-                    f"{fmt_ratio(lo[1])} to {fmt_ratio(hi[1])} at the {len(unchecked)} UNVERIFIED sizes "
-                    f"({', '.join(str(x) for x in unchecked)}: measured, not checked; hatched bars, open points)")
-            # where the gain at a size is not the step's idea (attribution.py), why, sizes grouped by reason
-            why = {}
-            for x, _, verified in rs:
-                reason = attribution.not_idea(r, step, (x, x, x)) if attribution and verified else None
-                if reason:
-                    why.setdefault(reason, []).append(x)
-            for reason, sizes in why.items():
-                where = ("at every one of these sizes" if len(sizes) == len(checked) and len(sizes) > 1
-                         else "at " + ", ".join(str(x) for x in sizes))
-                line += f". {where[0].upper() + where[1:]} the difference is not this step's idea: {reason}"
-            lines.append(line + ".")
-        parts.append(f"\\includedoc {step.page}_vs_prev.md\n\n" + "\n".join(lines) + "\n")
+def sizes_snippet(steps, step, results, out, attribution=None):
+    """stepNN_sizes.md: the ratios of step NN over its base (pairs()) at every square size, as a list,
+    each gain at a size that is not the step's idea said so (attribution.py), and the log-scale plot
+    of both (compare_stepNN.svg); None where no file holds both at a size."""
+    base, found = pairs(steps, step, results)
+    if not found:
+        return None
+    lines = []
+    for r, rows, label in found:
+        rs = [(x, g1 / g0, v) for x, g0, g1, v in rows]
+        checked = [x for x in rs if x[2]]
+        unchecked = [x[0] for x in rs if not x[2]]
+        line = f"- **{md_escape(r.stem)}**: step {step.number} over {label} "
+        if checked:
+            lo, hi = min(checked, key=lambda x: x[1]), max(checked, key=lambda x: x[1])
+            line += (f"from {fmt_ratio(lo[1])} (at {lo[0]}) to {fmt_ratio(hi[1])} (at {hi[0]}) over the "
+                     f"{len(checked)} sizes where both were verified" if len(checked) > 1 else
+                     f"{fmt_ratio(lo[1])} at {lo[0]}, both verified")
+        if unchecked:
+            lo, hi = (min((x for x in rs if not x[2]), key=lambda x: x[1]),
+                      max((x for x in rs if not x[2]), key=lambda x: x[1]))
+            line += ("; " if checked else "") + (
+                f"{fmt_ratio(lo[1])} to {fmt_ratio(hi[1])} at the {len(unchecked)} UNVERIFIED sizes "
+                f"({', '.join(str(x) for x in unchecked)}: measured, not checked; hatched bars, open points)")
+        # where the gain at a size is not the step's idea (attribution.py), why, sizes grouped by reason
+        why = {}
+        for x, _, verified in rs:
+            reason = attribution.not_idea(r, step, (x, x, x)) if attribution and verified else None
+            if reason:
+                why.setdefault(reason, []).append(x)
+        for reason, sizes in why.items():
+            where = ("at every one of these sizes" if len(sizes) == len(checked) and len(sizes) > 1
+                     else "at " + ", ".join(str(x) for x in sizes))
+            line += f". {where[0].upper() + where[1:]} the difference is not this step's idea: {reason}"
+        lines.append(line + ".")
+    text = "\n".join(lines) + "\n"
     if compare(steps, step, results, os.path.join(out, f"compare_{step.page}.svg")) is not None:
-        parts.append(f"\\image html compare_{step.page}.svg \"Step {step.number} and step {prev.number} in GFLOPS at "
-                     "every square size of each sweep (log scale)\"\n")
-    if not parts:
+        text += (f"\n\\image html compare_{step.page}.svg \"Step {step.number} and {base} in GFLOPS at "
+                 "every square size of each sweep (log scale)\"\n")
+    return text
+
+
+def compare_snippet(steps, step, results, out, attribution=None, sizes=None):
+    """stepNN_compare.md: the ratios (stepNN_vs_prev.md, whose figure vs_prev_snippet() drew), then
+    stepNN_sizes.md's list and plot (`sizes`, its text, where it was made already)."""
+    sizes = sizes_snippet(steps, step, results, out, attribution) if sizes is None else sizes
+    if not sizes:
         return "No results file holds this step and the one before at the same square size.\n"
-    return "\n".join(parts)
+    return f"\\includedoc {step.page}_vs_prev.md\n\n" + sizes
 
 
 def vs_prev_snippet(steps, step, results, out):
-    """stepNN_vs_prev.md: the figure of step NN over the step before, with what its bars are."""
+    """stepNN_vs_prev.md: the figure of step NN over the step before (step 1: over a tuned library),
+    with what its bars are."""
     name = f"{step.page}_vs_prev.svg"
     found = vs_prev(steps, step, results, os.path.join(out, name))
     if found is None:
-        return ("Step 1 is the first step: there is no step before it to compare with.\n" if step is steps[0] else
-                "No results file holds this step and the one before at the same size.\n")
-    prev = previous_step(steps, step)
-    return (f"\\image html {name} \"Step {step.number} over step {prev.number} at each size (linear scale)\"\n\n"
-            f"Each bar is step {step.number}'s GFLOPS over step {prev.number}'s at one size (the medians, from "
+        return "No results file holds this step and the one before at the same size.\n"
+    base, _ = pairs(steps, step, results)
+    what = f"{base}'s" if previous_step(steps, step) else "the library's (cuBLAS on a GPU, else CLBlast)"
+    return (f"\\image html {name} \"Step {step.number} over {base} at each size (linear scale)\"\n\n"
+            f"Each bar is step {step.number}'s GFLOPS over {what} at one size (the medians, from "
             "`docs/results/`), drawn from 1.0: above the line step " + f"{step.number} is faster, below it slower; "
             "a hatched bar is a size where either run was UNVERIFIED (measured, not checked).\n")
 
@@ -517,8 +535,11 @@ def render(ctx):
     attribution = Attribution.of(ctx)
     for s in ctx.steps:
         write(os.path.join(ctx.out, f"{s.page}_vs_prev.md"), vs_prev_snippet(ctx.steps, s, ctx.results, ctx.out))
+        sizes = sizes_snippet(ctx.steps, s, ctx.results, ctx.out, attribution) or ""
+        write(os.path.join(ctx.out, f"{s.page}_sizes.md"),
+              sizes or "No results file holds this step and the one before at the same square size.\n")
         write(os.path.join(ctx.out, f"{s.page}_compare.md"),
-              compare_snippet(ctx.steps, s, ctx.results, ctx.out, attribution))
+              compare_snippet(ctx.steps, s, ctx.results, ctx.out, attribution, sizes))
         text = spread(s, ctx.results, ctx.tuning, ctx.out)
         write(os.path.join(ctx.out, f"spread_{s.page}.md"),
               text or "No tuning run of this step covers more than 6 sizes.\n")

@@ -30,9 +30,10 @@ class TuningFile:
 def load_tuning(directory):
     if not directory or not os.path.isdir(directory):
         return []
-    # peak --local-reads's files have columns of their own (sitegen/local_reads.py reads them)
+    # peak --local-reads's files have columns of their own (sitegen/local_reads.py reads them), and
+    # so do the peaks bench.py records beside a sweep (NAME.peak.csv, as in docs/results/)
     return [TuningFile(p) for p in sorted(glob.glob(os.path.join(directory, "*.csv")))
-            if not p.endswith("-local-reads.csv")]
+            if not p.endswith("-local-reads.csv") and not p.endswith(".peak.csv")]
 
 
 def tuning_for(tuning, r):

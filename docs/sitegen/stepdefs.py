@@ -24,9 +24,16 @@ class Tile:
     `axes` says which is which, ("k", "m") for a k-major tile of A. A leading dimension, if any,
     counts buffers (step 7's two)."""
 
-    def __init__(self, name, operand, dims, width, axes):
+    def __init__(self, name, operand, dims, width, axes, pad=0):
         self.name, self.operand, self.dims, self.width, self.axes = name, operand, tuple(dims), width, axes
         self.buffers = dims[0] if len(dims) == 3 else 1
+        self.pad = pad  # floats of local-memory padding at the end of every row (step 11's TILE_PAD), never loaded
+
+    @property
+    def data_shape(self):
+        """(rows, columns) of one buffer that hold data, in floats: float_shape less the padding."""
+        rows, cols = self.float_shape
+        return rows, cols - self.pad
 
     @property
     def float_shape(self):
@@ -172,7 +179,10 @@ class Geometry:
 
     def reads(self, lx, ly, kk, t=0):
         """{tile name: set of float paths} that work-item (lx, ly) reads at step kk of the k-slice
-        of the t-th tile of its walk along K: the rows of A and columns of B of the elements it owns."""
+        of the t-th tile of its walk along K: the rows of A and columns of B of the elements it owns
+        (step 11's fragments: its descriptor's reads())."""
+        if hasattr(self.step, "reads"):
+            return self.step.reads(self.params, lx, ly, kk, t)
         rows = {r for r, _ in self.owned(lx, ly)}
         cols = {c for _, c in self.owned(lx, ly)}
         return {tile.name: {tile.cell(i, kk, t) for i in (rows if tile.operand == "A" else cols)}
@@ -767,8 +777,97 @@ class AsyncCopy(SplitK):
         return [Tile(t.name, t.operand, (P["STAGES"],) + t.dims[1:], t.width, t.axes) for t in super().tiles(P)]
 
 
+class TensorCores(AsyncCopy):
+    """Step 10 with its multiply-adds on the tensor cores (tensor_cores.cl): mma.sync m16n8k8 TF32
+    (TC = 1) or the same fragments through local memory (TC = 0, the portable path). The launch,
+    the ring and the walk along K are step 10's; what changes is which elements a work-item owns
+    and reads. A warp (32 consecutive work-items, lane l, g = l/4, q = l%4) computes its WTM x WTN
+    tile as (WTM/16) x (WTN/8) blocks of 16 x 8; lane l holds in each block the fragment of C
+    rows g and g+8, columns 2q and 2q+1, and reads at each 8-deep step k0 of a tile the rows
+    k0+q and k0+q+4 of the tiles: of A^T its columns g and g+8 of each 16 rows of the warp's, of B
+    its column g of each 8. TILE_PAD floats pad every row of the ring's tiles."""
+    name = "kernel11_tensor_cores"
+    MMA_M, MMA_N, MMA_K = 16, 8, 8
+
+    def fragments(self, P):
+        """(FRAGS_M, FRAGS_N): the 16 x 8 blocks of a warp tile along M and N."""
+        return P["WTM"] // self.MMA_M, P["WTN"] // self.MMA_N
+
+    @staticmethod
+    def tensor_cores(P):
+        """TC as built on plan_dump's device (compute capability 9.0): TC = 2 builds 1 there."""
+        return 1 if P.get("TC") == 2 else P.get("TC", 0)
+
+    def refusal(self, P, size):
+        lanes = (P["WTM"] // P["WPTM"]) * (P["WTN"] // P["WPTN"])
+        if size[2] < 8:  # two TF32 parts keep about 21 bits: below K = 8 FP32's bound may not cover them
+            return (f"K={size[2]}: step 11 needs K >= 8; below, the products of two TF32 halves (about 21 of a "
+                    f"float's 24 bits) may miss FP32's accuracy: step 10 computes it in FP32")
+        if lanes != 32 or P["WTM"] % 16 or P["WTN"] % 8 or P["TSK"] % 8:
+            return (f"the tensor cores' operation is 16 x 8 x 8 on a warp of 32: WTM={P['WTM']} must be a multiple "
+                    f"of 16, WTN={P['WTN']} and TSK={P['TSK']} of 8, and (WTM/WPTM)*(WTN/WPTN)={lanes} must be 32")
+        if P.get("TILE_PAD", 0) % P["WIDTH"] or P.get("PRODUCTS", 3) == 2:
+            return f"TILE_PAD={P.get('TILE_PAD', 0)} must be a multiple of WIDTH={P['WIDTH']}, and PRODUCTS 1 or 3"
+        return super().refusal(P, size)
+
+    # Asub[STAGES][TSK][(TSM + TILE_PAD)/WIDTH], Bsub[STAGES][TSK][(TSN + TILE_PAD)/WIDTH]
+    def tiles(self, P):
+        pad = P.get("TILE_PAD", 0)
+        return [Tile(t.name, t.operand, t.dims[:-1] + (t.dims[-1] + pad // t.width,), t.width, t.axes, pad)
+                for t in super().tiles(P)]
+
+    def local_bytes(self, P):
+        # the ring, and with TC = 0 the portable path's matrices of A and B: 2*(WTM + WTN)*8 floats a warp
+        out = super().local_bytes(P)
+        if not self.tensor_cores(P):
+            out += 4 * (P["TSM"] // P["WTM"]) * (P["TSN"] // P["WTN"]) * 2 * (P["WTM"] + P["WTN"]) * self.MMA_K
+        return out
+
+    def arithmetic(self, P, size):
+        out = super().arithmetic(P, size)
+        out["local"] = self.local_bytes(P)
+        return out
+
+    def lane(self, P, lx, ly):
+        """(warp row, warp column, g, q) of work-item (lx, ly)."""
+        tid = ly * (P["TSN"] // P["WPTN"]) + lx
+        warp, lane = divmod(tid, (P["WTM"] // P["WPTM"]) * (P["WTN"] // P["WPTN"]))
+        warp_row, warp_col = divmod(warp, P["TSN"] // P["WTN"])
+        return warp_row, warp_col, lane // 4, lane % 4
+
+    # acc[i][j][r] is row warpRow*WTM + i*16 + g + (r/2)*8, column warpCol*WTN + j*8 + 2q + r%2
+    def owned(self, P, lx, ly):
+        wr, wc, g, q = self.lane(P, lx, ly)
+        fm, fn = self.fragments(P)
+        return [(wr * P["WTM"] + i * 16 + g + (r // 2) * 8, wc * P["WTN"] + j * 8 + 2 * q + r % 2)
+                for i in range(fm) for j in range(fn) for r in range(4)]
+
+    def ownership_text(self, P):
+        fm, fn = self.fragments(P)
+        return (f"a fragment of C (rows g and g+8, columns 2q and 2q+1, for lane l = 4g + q of its warp) in each of "
+                f"the {fm} x {fn} blocks of 16 x 8 of its warp's WTM x WTN tile")
+
+    def width(self, P):
+        return 1  # C is stored float by float (the copies into the tiles stay WIDTH wide)
+
+    def reads(self, P, lx, ly, kk, t=0):
+        """{tile: float paths} that work-item (lx, ly) reads at row kk of the t-th tile of its walk:
+        rows k0+q and k0+q+4 of each 8-deep step k0 (none at the other rows)."""
+        wr, wc, g, q = self.lane(P, lx, ly)
+        fm, fn = self.fragments(P)
+        if kk % self.MMA_K not in (q, q + 4):
+            fm = fn = 0
+        rows = {wr * P["WTM"] + i * 16 + g + h * 8 for i in range(fm) for h in (0, 1)}
+        cols = {wc * P["WTN"] + j * 8 + g for j in range(fn)}
+        return {tile.name: {tile.cell(i, kk, t) for i in (rows if tile.operand == "A" else cols)}
+                for tile in self.tiles(P)}
+
+    def warp_items(self, P):
+        return 32
+
+
 STEPS = {d.name: d for d in (Naive(), Tiled(), Vectorized(), Transpose(), RegisterBlocking(), Padding(),
-                             DoubleBuffering(), WarpTiling(), SplitK(), AsyncCopy())}
+                             DoubleBuffering(), WarpTiling(), SplitK(), AsyncCopy(), TensorCores())}
 
 
 def configure(source):

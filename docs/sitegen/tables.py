@@ -8,7 +8,10 @@
     never cpu_blas, which runs on the host CPU), ratios to cuBLAS and CLBlast;
   - results_details.md: per device, every row at the headline size, and for a sweep the GFLOPS of
     every program at every size (UNVERIFIED in italics, a status where there is no measurement);
-  - stepNN_gain.md: sentences for step NN's page: its GFLOPS and gains on each recorded device;
+  - stepNN_gain.md: sentences for a step's pages: its GFLOPS and gains on each recorded device;
+  - stepNN_buys.md: the one table of step NN's lesson: the step against the step before it (step 1:
+    against a tuned library) on each recorded device, at the headline size and at one awkward
+    size (awkward_size());
   - odd_sizes.md: the rates one below and one above a square size.
 """
 import html
@@ -314,6 +317,69 @@ def gain_snippet(steps, step, results, attribution=None):
     return "\n".join(out) + "\n"
 
 
+def awkward_size(r):
+    """The size a lesson's table shows beside the headline size: the file's largest problem whose M,
+    N and K all differ (a multiple of no tile of the steps), else None."""
+    odd = [s for s in r.sizes if len(set(s)) == 3]
+    return max(odd, key=lambda s: (s[0] * s[1] * s[2], s)) if odd else None
+
+
+def reference(r, size=None):
+    """The tuned library that step 1 is set against on r: the first of REFERENCES (cuBLAS, then
+    CLBlast) that the file holds at that size, as (program, label), else None."""
+    return next(((p, label) for p, label in REFERENCES if r.row(p, size)), None)
+
+
+def buys_snippet(steps, step, results, attribution=None):
+    """The table of what a step buys, for its lesson: per recorded device, at the headline size and at
+    awkward_size(), the step's GFLOPS beside the previous step's and the ratio, a gain that is not the
+    step's idea marked with its lettered note (attribution.py); for step 1, beside a tuned library
+    (reference()) and the share of the measured FMA peak. A program that did not run shows its status."""
+    if not results:
+        return NO_RESULTS
+    prev = previous_step(steps, step)
+    notes = Notes(attribution if prev else None)
+    odd = sorted({s for s in (awkward_size(r) for r in results) if s})
+    if prev:
+        head = (f"| device | problem | step {prev.number}, GFLOPS | step {step.number}, GFLOPS "
+                f"| step {step.number} over step {prev.number} |")
+        lines = [head, "|---|---|---:|---:|---:|"]
+    else:
+        lines = [f"| device | problem | step {step.number}, GFLOPS | of the FMA peak | the library, GFLOPS "
+                 f"| step {step.number} over the library |", "|---|---|---:|---:|---:|---:|"]
+    for r in results:
+        for size in (r.headline, awkward_size(r)):
+            if size is None:
+                continue
+            cells = [f"`{md_escape(r.stem)}`", size_text(size) if size == r.headline else size_short(size)]
+            g = r.gflops(step.name, size)
+            if prev:
+                p = r.gflops(prev.name, size)
+                cells += [status_cell(r, prev.name, size), status_cell(r, step.name, size)]
+                if g and p:
+                    ratio = fmt_ratio(g / p)
+                    cells.append(gain_cell(ratio, notes.note(r, step, ratio, None if size == r.headline else size)))
+                else:
+                    cells.append("-")
+            else:
+                ref = reference(r, size)
+                pct = r.pct_peak(step.name, size)
+                cells += [status_cell(r, step.name, size), fmt_pct(pct) if pct is not None else "-",
+                          f"{ref[1]}: {status_cell(r, ref[0], size)}" if ref else "-",
+                          fmt_ratio(g / r.gflops(ref[0], size)) if ref and g and r.gflops(ref[0], size) else "-"]
+            lines.append("| " + " | ".join(cells) + " |")
+    what = (f"Step {step.number} against step {prev.number}" if prev else
+            f"Step {step.number} against a tuned library on the same device (cuBLAS on a GPU, else CLBlast)")
+    where = ("at the device's headline size (the largest square size at which every step passed)"
+             + "".join(f" and at {size_short(s)}, an awkward size (M, N and K all different"
+                       + (", none a multiple of 16)" if all(x % 16 for x in s) else ")") for s in odd))
+    refused = any("REFUSED" in line for line in lines[2:])
+    text = (f"{what} on each recorded device, in GFLOPS (the median of the timed runs), {where}."
+            + (" REFUSED: the step does not take that size." if refused else "")
+            + "\n\n" + "\n".join(lines) + "\n" + notes.text())
+    return text
+
+
 def number(program):
     """The number of a step, from its name: kernel03_vectorized -> 3."""
     return int(short_name(program).split()[0])
@@ -419,6 +485,7 @@ def render(ctx):
     attribution = Attribution.of(ctx)
     for s in ctx.steps:
         write(os.path.join(ctx.out, f"{s.page}_gain.md"), gain_snippet(ctx.steps, s, ctx.results, attribution))
+        write(os.path.join(ctx.out, f"{s.page}_buys.md"), buys_snippet(ctx.steps, s, ctx.results, attribution))
     write(os.path.join(ctx.out, "path.md"), path_snippet(ctx.steps, ctx.results, ctx.docs_dir, attribution))
     write(os.path.join(ctx.out, "results_summary.md"), devices_snippet(ctx.results))
     write(os.path.join(ctx.out, "results_headline.md"), headline_snippet(ctx.results, ctx.steps, attribution))

@@ -83,6 +83,23 @@ EXTRA_PARAMS["kernel10_async_copy"] = [
     {"TSM": 16, "TSN": 16, "TSK": 8, "WTM": 8, "WTN": 8, "WPTM": 2, "WPTN": 2, "WIDTH": 2, "STAGES": 3, "COPY": 1,
      "SLICES": 64}]
 
+# Step 11: small warp tiles (one fragment of A, two of B), padded tile rows, either path, K split
+EXTRA_PARAMS["kernel11_tensor_cores"] = [
+    {"TSM": 32, "TSN": 32, "TSK": 8, "WTM": 16, "WTN": 16, "WPTM": 2, "WPTN": 4, "WIDTH": 2, "STAGES": 2, "TILE_PAD": 4,
+     "TC": 0, "SLICES": 1},
+    {"TSM": 32, "TSN": 64, "TSK": 16, "WTM": 32, "WTN": 16, "WPTM": 4, "WPTN": 4, "WIDTH": 4, "STAGES": 3, "TILE_PAD": 8,
+     "TC": 1, "SLICES": 2},
+    {"TSM": 32, "TSN": 32, "TSK": 8, "WTM": 16, "WTN": 16, "WPTM": 4, "WPTN": 4, "WIDTH": 4, "STAGES": 2}]  # 16 lanes: refused
+
+# Steps whose kernel cltrace.py cannot run, so test_kernel_stores_loads_and_reads_what_the_descriptor_says
+# leaves them out (their launch, local memory and refusals are still checked against the plan):
+# step 11's fragments are read through casts of the tiles to float pointers, split by bit
+# operations in functions that return values, and multiplied by inline PTX (mma.sync) or through
+# the portable path's per-warp local arrays, none of which the tracer translates yet. Its ownership
+# of C and its reads are the fragment layout of mma.sync m16n8k8 written in tensor_cores.cl's header;
+# the kernel's own tests (verification at awkward sizes, a swapped fragment failing) cover the rest.
+NOT_TRACED = {"kernel11_tensor_cores"}
+
 # Step 9 traced where the slices of K are uneven, start at an odd tile (the buffers count from the
 # slice's first tile) and outnumber the tiles, and where whole rows of blocks come before split
 # ones: (parameters beyond the `gpu` defaults, problem). Without compute units (plan_dump's device)
@@ -235,6 +252,8 @@ class Geometry(unittest.TestCase):
 
     def test_kernel_stores_loads_and_reads_what_the_descriptor_says(self):
         for s in self.steps:
+            if s.name in NOT_TRACED:  # why: NOT_TRACED
+                continue
             d = stepdefs.get(s.name)
             kernel = os.path.join(SOURCE, s.kernel)
             traces = []
@@ -517,7 +536,7 @@ class Geometry(unittest.TestCase):
             self.assertEqual(tile.cell(i, kk - first * g.k_tile, t), path, f"{array} element {path}")
             filled.setdefault((array, group, t), set()).add(path)
         for (array, group, t), paths in filled.items():
-            rows, cols = tiles[array].float_shape
+            rows, cols = tiles[array].data_shape  # the padding of a row (TILE_PAD) is never loaded
             self.assertEqual(len(paths), rows * cols, f"{array} of tile {t} not filled")
         # the reads at each k: the rows of A and columns of B of what the work-item owns
         for (group, item), reads in tr.reads.items():

@@ -34,7 +34,7 @@ WIDTH = 100
 # Where the header names the host's choice of a parameter: the words it must hold
 SPLIT_WORDS = ("gemm_split_k_choose()", "gemm_split_k_cost()", "common/src/gemm_step_rules.c",
                "common/include/gemm_step_rules.h") + stepdefs.SPLIT_DEFINES
-COPY_WORDS = ("COPY=2", "compute capability 8.0", "kernel10_async_copy/main.c")
+COPY_WORDS = ("COPY=2", "compute capability 8.0")  # and the step's own main.c, whose plan() chooses
 
 PAIR = re.compile(r"\b([A-Z][A-Z0-9_]*)=(-?[0-9]+)\b")
 
@@ -180,7 +180,9 @@ class KernelHeaderDefaults(unittest.TestCase):
                 with self.subTest(step=s.name):
                     self.assertEqual(quoted, constants, f"{s.kernel}: the constants as quoted")
             if any(table[cls].get("COPY") == 2 for cls in table):
-                words += COPY_WORDS
+                words += COPY_WORDS + (f"{s.name}/main.c",)
+            if any(table[cls].get("TC") == 2 for cls in table):  # step 11: TC=2 chooses as COPY=2 does
+                words += ("TC=2",)
             for w in words:
                 with self.subTest(step=s.name, word=w):
                     self.assertIn(w, text, f"{s.kernel}'s header does not name {w}")

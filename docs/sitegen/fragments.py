@@ -1,0 +1,103 @@
+"""Step 11's picture of mma.sync m16n8k8 with TF32 operands (step11_fragments.svg, .md): which
+lane of the warp holds which element of the 16 x 8 matrix of A, the 8 x 8 of B and the 16 x 8 of
+C, and in which of its registers. The layout is the one kernel11_tensor_cores/tensor_cores.cl
+reads and writes (g = lane/4, q = lane%4):
+  A: register r of lane l holds row g + (r%2)*8, column q + (r/2)*4;
+  B: register r holds row q + r*4, column g;
+  C: register r holds row g + (r/2)*8, column 2q + r%2.
+The functions below give it element by element; the figure is drawn from them."""
+import os
+
+from . import drawing
+from .common import write
+
+M, N, K = 16, 8, 8
+COLOURS = ("#c6dbef", "#fdd0a2", "#c7e9c0", "#dadaeb")  # register 0, 1, 2, 3
+
+
+def a_owner(m, k):
+    """(lane, register) holding A(m, k) of the 16 x 8 matrix."""
+    return 4 * (m % 8) + k % 4, (m // 8) + 2 * (k // 4)
+
+
+def b_owner(k, n):
+    """(lane, register) holding B(k, n) of the 8 x 8 matrix."""
+    return 4 * n + k % 4, k // 4
+
+
+def c_owner(m, n):
+    """(lane, register) holding C(m, n) (and D) of the 16 x 8 matrix."""
+    return 4 * (m % 8) + n // 2, n % 2 + 2 * (m // 8)
+
+
+def layout(owner, rows, cols):
+    """{(lane, register): (row, column)}, raising ValueError where two elements share a register."""
+    out = {}
+    for r in range(rows):
+        for c in range(cols):
+            key = owner(r, c)
+            if key in out:
+                raise ValueError(f"{key} holds {out[key]} and {(r, c)}")
+            out[key] = (r, c)
+    return out
+
+
+def draw(path):
+    plt = drawing.pyplot()
+    fig = plt.figure(figsize=(drawing.MAX_WIDTH_IN - 0.1, 4.6))
+    ax = fig.add_axes([0.01, 0.01, 0.98, 0.9])
+    ax.set_axis_off()
+    panels = [("A: 16 x 8 (m down, k across)", a_owner, M, K, 0.0, "a"),
+              ("B: 8 x 8 (k down, n across)", b_owner, K, N, K + 2.5, "b"),
+              ("C, D: 16 x 8 (m down, n across)", c_owner, M, N, K + N + 5.0, "c")]
+    for title, owner, rows, cols, x0, reg in panels:
+        layout(owner, rows, cols)  # every register of every lane holds one element
+        for r in range(rows):
+            for c in range(cols):
+                lane, i = owner(r, c)
+                ax.add_patch(plt.Rectangle((x0 + c, -r - 1), 1, 1, facecolor=COLOURS[i], edgecolor="#8a8f99", lw=0.5))
+                ax.text(x0 + c + 0.5, -r - 0.5, f"{lane}", ha="center", va="center", fontsize=6.5)
+        ax.text(x0, 0.35, title, ha="left", va="bottom", fontsize=8)
+        registers = "  ".join(f"{reg}{i}" for i in range(4 if reg != "b" else 2))
+        ax.text(x0, -M - 0.6, registers, ha="left", va="top", fontsize=7.5)
+        for i in range(4 if reg != "b" else 2):  # the key: each register's colour under its name
+            ax.add_patch(plt.Rectangle((x0 + i * 1.5, -M - 2.6), 1.0, 0.7, facecolor=COLOURS[i], edgecolor="#8a8f99",
+                                       lw=0.5))
+    ax.set_xlim(-0.2, K + N + 5.0 + N + 0.2)
+    ax.set_ylim(-M - 2.9, 1.5)
+    ax.set_aspect("equal")
+    drawing.save(fig, path)
+
+
+def render(ctx):
+    render_table(ctx)
+    draw(os.path.join(ctx.out, "step11_fragments.svg"))
+    write(os.path.join(ctx.out, "step11_fragments.md"),
+          '\\image html step11_fragments.svg "mma.sync m16n8k8 (TF32): the lane (0 to 31) that holds each element, '
+          'its colour the register (a0-a3, b0-b1, c0-c3)"\n')
+
+
+def gain_table(tuning, sizes=((4096, 4096, 4096), (1000, 3000, 500))):
+    """Step 11 against step 10 (and cuBLAS where it ran) on every device whose tuning records hold
+    both steps at one of `sizes` in one file: GFLOPS, the ratio, and the normwise error over its bound."""
+    out = ["| device | M x N x K | step 10 GFLOPS | step 11 GFLOPS | step 11 / step 10 | step 11 / cuBLAS "
+           "| error/bound, step 10 | error/bound, step 11 |", "|---|---|---|---|---|---|---|---|"]
+    for t in tuning:
+        by = {(r["step"], r["_size"]): r for r in t.rows}
+        for size in sizes:
+            s10, s11 = by.get(("kernel10_async_copy", size)), by.get(("kernel11_tensor_cores", size))
+            if not (s10 and s11):
+                continue
+            cub = by.get(("cublas", size))
+            err = [r.get("normwise_over_bound", "") or "n/a" for r in (s10, s11)]
+            vs_cublas = f"{s11['_gflops'] / cub['_gflops']:.2f}" if cub else "n/a"
+            out.append(f"| {next(iter(t.device))[1]} | {' x '.join(map(str, size))} | {s10['_gflops']:.0f} "
+                       f"| {s11['_gflops']:.0f} | {s11['_gflops'] / s10['_gflops']:.2f} | {vs_cublas} "
+                       f"| {err[0]} | {err[1]} |")
+    if len(out) == 2:
+        return "No recorded run has step 11 beside step 10.\n"
+    return "\n".join(out) + "\n"
+
+
+def render_table(ctx):
+    write(os.path.join(ctx.out, "step11_gain_tc.md"), gain_table(ctx.tuning))
