@@ -2,7 +2,7 @@
 bench/tuning/), read at a glance (docs/sitegen/drawing.py says what each check means):
   - no text over another text, or beside another closer than a space between two words, across a
     line, a marker, an axes' frame or a shape's edge, or off the figure; no legend over the data;
-    no text rotated at a slant or longer than three lines;
+    no text rotated at a slant or longer than three lines, none that lines up its parts with spaces;
   - every legend entry (a line with a label) shows: not hidden under the others;
   - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), less the
     indent of the list items and answer folds a page shows it in, so that none is scaled down or cut
@@ -104,6 +104,14 @@ class Checks(unittest.TestCase):
         faults = self.faults(fig)
         self.assertIn("'4095' is rotated by 45 degrees: draw it level or upright", faults)
         self.assertIn("'one\\ntwo\\nthree\\nfour' has 4 lines (at most 3: the rest belongs in the page's text)", faults)
+
+    def test_parts_lined_up_with_spaces(self):
+        """A text that lines up its parts with runs of spaces (a key's names over its swatches) drifts
+        in another font; one space between words is prose."""
+        fig, ax = self.figure()
+        ax.text(1, 2, "a0  a1  a2")
+        ax.text(1, 6, "one space between words")
+        self.assertEqual([f.split(" lines up")[0] for f in self.faults(fig)], ["'a0  a1  a2'"])
 
     def test_legend_over_the_data(self):
         fig, ax = self.figure()
