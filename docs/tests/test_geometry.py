@@ -388,25 +388,26 @@ class Geometry(unittest.TestCase):
         """COPY=1 (cp.async) is planned on an NVIDIA GPU of compute capability 8.0 or higher and
         refused, with the step's one line, on 7.5 and where the device reports none; COPY=0 runs on all;
         COPY=2 chooses 1 or 0 by the same test."""
-        with_copy = [s for s in self.steps if "COPY" in self.defaults[s.name]["gpu"]]
+        # ... and step 11's TC (the tensor cores' mma.sync) by the same rules
+        with_copy = [(s, name) for s in self.steps for name in ("COPY", "TC") if name in self.defaults[s.name]["gpu"]]
         if not with_copy:
             self.skipTest("no step with a COPY parameter")
-        for s in with_copy:
+        for s, name in with_copy:
             P = dict(self.defaults[s.name]["gpu"])
             for cc, copy, refused in ((90, 1, False), (80, 1, False), (75, 1, True), (0, 1, True), (0, 0, False),
                                       (75, 0, False)):
-                with self.subTest(step=s.name, compute_capability=cc, COPY=copy):
-                    got = plan(s.name, (256, 256, 256), dict(P, COPY=copy), compute_capability=cc)
+                with self.subTest(step=s.name, compute_capability=cc, **{name: copy}):
+                    got = plan(s.name, (256, 256, 256), dict(P, **{name: copy}), compute_capability=cc)
                     self.assertEqual("refused" in got, refused, got.get("refused"))
                     if refused:
-                        self.assertRegex(got["refused"], "compute capability 8.0 or higher")
+                        self.assertRegex(got["refused"], f"{name}=1 .*compute capability 8.0 or higher")
                         self.assertIn("none" if cc == 0 else "an older one", got["refused"])
             # COPY=2 (the NVIDIA default): the plan chooses 1 where cp.async exists, else 0, and runs on all
             for cc, chosen in ((90, 1), (80, 1), (75, 0), (0, 0)):
-                with self.subTest(step=s.name, compute_capability=cc, COPY=2):
-                    got = plan(s.name, (256, 256, 256), dict(P, COPY=2), compute_capability=cc)
+                with self.subTest(step=s.name, compute_capability=cc, **{name: 2}):
+                    got = plan(s.name, (256, 256, 256), dict(P, **{name: 2}), compute_capability=cc)
                     self.assertNotIn("refused", got)
-                    self.assertEqual(got["chosen"].get("COPY"), chosen, got["chosen"])
+                    self.assertEqual(got["chosen"].get(name), chosen, got["chosen"])
 
     def test_host_choice_of_slices(self):
         """SLICES=0 and SPLIT_ROWS=0: the descriptor's model (what the diagrams and tables say the host
@@ -432,8 +433,9 @@ class Geometry(unittest.TestCase):
                                         self.assertIsNotNone(d.refusal(d.resolve(P, size, device), size))
                                         continue
                                     self.assertIsNone(d.refusal(d.resolve(P, size, device), size))
-                                    # (step 10's COPY=2, chosen by the plan too, is test_cp_async_needs_compute_capability_8's)
-                                    split = {k: v for k, v in got.get("chosen", {}).items() if k != "COPY"}
+                                    # (steps 10-11's COPY=2 and step 11's TC=2, chosen by the plan too, are
+                                    # test_cp_async_needs_compute_capability_8's)
+                                    split = {k: v for k, v in got.get("chosen", {}).items() if k not in ("COPY", "TC")}
                                     self.assertEqual(split, d.chosen_values(P, size, device))
                                     g = d.geometry(P, size, device)
                                     sgemm = [x for x in got["launches"] if x["kernel"] == "sgemm"][0]
