@@ -44,15 +44,15 @@ set(X ${PROJECT_SOURCE_DIR}/docs/exercises)
 add_test(NAME newcomer.oclgrind_check.exercise_2_1
          COMMAND ${NEWCOMER} oclgrind-check
                  "Read-write data race at local memory.*First entity.*At line [0-9]+ .*of input\\.cl.*Asub"
-                 $<TARGET_FILE:kernel02_tiled> --kernel-file ${X}/step02_bug_barrier.cl --size 32 -D TS=16
+                 $<TARGET_FILE:kernel02_tiled> --kernel-file ${X}/step02_bug_1.cl --size 32 -D TS=16
                  --repeat 1 --warmup 0)
 add_test(NAME newcomer.oclgrind_check.exercise_4_2
          COMMAND ${NEWCOMER} oclgrind-check "Read-write data race at local memory.*Kernel: transpose.*tile\\["
-                 $<TARGET_FILE:kernel04_transpose> --kernel-file ${X}/step04_bug_transpose_barrier.cl --size 32
+                 $<TARGET_FILE:kernel04_transpose> --kernel-file ${X}/step04_bug_2.cl --size 32
                  -D TSM=32 -D TSN=32 -D TSK=16 --repeat 1 --warmup 0)
 add_test(NAME newcomer.oclgrind_check.exercise_7_1
          COMMAND ${NEWCOMER} oclgrind-check "Read-write data race at local memory.*Kernel: sgemm.*Asub"
-                 $<TARGET_FILE:kernel07_double_buffering> --kernel-file ${X}/step07_bug_one_buffer.cl -m 32 -n 64
+                 $<TARGET_FILE:kernel07_double_buffering> --kernel-file ${X}/step07_bug.cl -m 32 -n 64
                  -k 48 -D TSM=32 -D TSN=64 -D TSK=16 -D WPTM=8 -D WPTN=8 -D WIDTH=8 --repeat 1 --warmup 0)
 set_tests_properties(newcomer.oclgrind_check.exercise_2_1 newcomer.oclgrind_check.exercise_4_2
                      newcomer.oclgrind_check.exercise_7_1 PROPERTIES

@@ -1,95 +1,111 @@
 #!/usr/bin/env python3
-"""write_exercise.py EXERCISE SOLUTION KERNEL
+"""write_exercise.py: the solutions of the "write it yourself" exercises of docs/exercises.md.
 
-A "write it yourself" exercise of docs/exercises.md is a step's kernel with the code that carries
-the step's idea left out. Its two files must stay that, as the step's kernel changes:
+A write-it-yourself exercise, docs/exercises/stepNN_write_<idea>.cl, is a step's kernel with the code
+that carries the step's idea left out: in its place, regions between `// ---- YOUR CODE HERE ...` and
+`// ---- END OF YOUR CODE` say what to write. Its solution is the step's kernel with that code marked
+between `// ---- SOLUTION ...` and `// ---- END OF THE SOLUTION`, made from the two files (never
+committed, so that it cannot drift from the kernel: docs/sitegen/exercises.py, solution()).
 
- - SOLUTION, without its marker lines (`// ---- SOLUTION ...` and `// ---- END OF THE SOLUTION`),
-   has the code of KERNEL, the step's kernel file;
- - EXERCISE has the code of SOLUTION outside the marked regions, and in their place as many
-   regions between `// ---- YOUR CODE HERE ...` and `// ---- END OF YOUR CODE`, which say what to
-   write and hold other code than the solution's (placeholders, or nothing).
+  write_exercise.py SOURCE EXERCISE --write OUT
+      writes the solution of EXERCISE (a path relative to SOURCE) to OUT: what the build does. Where
+      the exercise no longer matches its kernel, OUT is the kernel unmarked, which the exercise's
+      commands still pass, and the test below fails with the difference (exit 0 either way, so that
+      one stale exercise does not stop the build).
 
-"Code" leaves out comments and blank lines (the files' headers differ, and the exercise's
-regions say in comments what the code must do). Exit 0 when all holds, 1 with the differences.
+  write_exercise.py SOURCE EXERCISE KERNEL --check SOLUTION
+      the test exercises.<name>.same_code; exit 0 when all holds, 1 with the defects:
+       - EXERCISE's header names KERNEL, the step's kernel file, as its solution;
+       - EXERCISE's code outside its regions is KERNEL's, comments and blank lines aside, in exactly
+         one way (so its regions stand for definite lines of the kernel);
+       - each region says, in comments, what to write, and holds other code than the kernel's there
+         (placeholders, or nothing);
+       - SOLUTION, the file the build wrote and the tests run as the reader's own, is the solution as
+         made now (not stale), and without its marker lines it is KERNEL.
 """
-import difflib
-import re
+import os
 import sys
 
-MARKERS = {"solution": ("---- SOLUTION", "---- END OF THE SOLUTION"),
-           "exercise": ("---- YOUR CODE HERE", "---- END OF YOUR CODE")}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs"))
+from sitegen import exercises  # noqa: E402
+from sitegen.common import InputError  # noqa: E402
 
 
-def code(lines):
-    """the lines of code: comments, surrounding blanks and blank lines left out"""
-    out = []
-    for line in lines:
-        line = re.sub(r"//.*", "", line).strip()
-        if line:
-            out.append(line)
-    return out
-
-
-def segments(path, kind):
-    """[outside, region, outside, region, ..., outside] as lists of raw lines"""
-    begin, end = MARKERS[kind]
-    segs, current, inside = [], [], False
+def read_lines(path):
     with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f.read().split("\n"), 1):
-            text = line.strip()
-            if text.startswith("// " + begin) or text.startswith("// " + end):
-                opening = text.startswith("// " + begin)
-                if opening == inside:
-                    sys.exit(f"{path}:{number}: `{text[:40]}...` {'inside' if inside else 'outside'} a region")
-                segs.append(current)
-                current, inside = [], opening
-            else:
-                current.append(line)
-    if inside:
-        sys.exit(f"{path}: a region that does not end")
-    segs.append(current)
-    return segs
+        return f.read().split("\n")
 
 
-def differ(what, a, b, name_a, name_b):
-    if a == b:
-        return False
-    print(f"FAILED: {what}:")
-    sys.stdout.writelines(l + "\n" for l in difflib.unified_diff(a, b, name_a, name_b, lineterm="", n=2))
-    return True
+def write(source, exercise, out):
+    try:
+        text, _ = exercises.solution(source, exercise)
+    except InputError as e:
+        kernel, _ = exercises.exercise_kernel("\n".join(read_lines(os.path.join(source, exercise))), exercise)
+        print(f"write_exercise.py: warning: {e}\n{out}: the kernel unmarked (the test .same_code fails)",
+              file=sys.stderr)
+        text = "\n".join(read_lines(os.path.join(source, kernel)))
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    # rewritten only when it changes, so that the tests' links keep their target's date
+    try:
+        with open(out, encoding="utf-8") as f:
+            if f.read() == text:
+                return 0
+    except OSError:
+        pass
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(text)
+    return 0
 
 
-def main():
-    exercise, solution, kernel = sys.argv[1:4]
-    sol = segments(solution, "solution")
-    ex = segments(exercise, "exercise")
-    with open(kernel, encoding="utf-8") as f:
-        step = f.read().split("\n")
-    failed = False
-    if len(sol) < 3:
-        print(f"FAILED: {solution} marks no region")
-        failed = True
-    failed |= differ("the solution, its markers left out, is not the step's kernel",
-                     code(step), code([l for s in sol for l in s]), kernel, solution)
-    if len(ex) != len(sol):
-        print(f"FAILED: {exercise} has {len(ex) // 2} regions to write, {solution} {len(sol) // 2}")
-        sys.exit(1)
-    for i in range(0, len(sol), 2):
-        failed |= differ(f"the exercise and the solution differ outside the regions (part {i // 2 + 1})",
-                         code(sol[i]), code(ex[i]), solution, exercise)
-    for i in range(1, len(sol), 2):
-        if code(ex[i]) == code(sol[i]):
-            print(f"FAILED: region {i // 2 + 1} of {exercise} holds the solution's code")
-            failed = True
-        if not any(l.strip().startswith("//") for l in ex[i]):
-            print(f"FAILED: region {i // 2 + 1} of {exercise} does not say what to write")
-            failed = True
-    if not failed:
-        print(f"{exercise}: the step's kernel ({kernel}) with {len(sol) // 2} region(s) to write, "
-              f"the solution's code outside them")
-    return 1 if failed else 0
+def check(source, exercise, kernel, solution_path):
+    problems = []
+    ex_lines = read_lines(os.path.join(source, exercise))
+    named, _ = exercises.exercise_kernel("\n".join(ex_lines), exercise)
+    if named != kernel:
+        problems.append(f"{exercise} names {named} as the step's kernel, the test {kernel}")
+    kernel_lines = read_lines(os.path.join(source, kernel))
+    try:
+        regions = exercises.align(ex_lines, kernel_lines, exercise, kernel)
+        text, _ = exercises.solution(source, exercise)
+    except InputError as e:
+        return problems + [str(e)]
+    segments, _ = exercises.marked_regions(ex_lines, exercises.EXERCISE_MARKS, exercise)
+    for n, ((first, last), region) in enumerate(zip(regions, segments[1::2]), 1):
+        mine = [c for c in map(exercises.code_of, region) if c]
+        theirs = [c for c in map(exercises.code_of, kernel_lines[first:last]) if c]
+        if mine == theirs:
+            problems.append(f"region {n} of {exercise} holds the solution's code")
+        if not any(line.strip().startswith("//") for line in region):
+            problems.append(f"region {n} of {exercise} does not say what to write")
+    try:
+        written = "\n".join(read_lines(solution_path))
+    except OSError as e:
+        return problems + [f"{solution_path}: {e.strerror} (built by the target exercise_solutions)"]
+    if written != text:
+        problems.append(f"{solution_path} is not the solution made from {exercise} and {kernel} now: rebuild")
+    sol_segments, _ = exercises.marked_regions(written.split("\n"), exercises.SOLUTION_MARKS, solution_path)
+    if len(sol_segments) != len(segments):
+        problems.append(f"{solution_path} marks {len(sol_segments) // 2} regions, {exercise} has {len(segments) // 2}")
+    unmarked = [line for seg in sol_segments for line in seg]
+    if [c for c in map(exercises.code_of, unmarked) if c] != [c for c in map(exercises.code_of, kernel_lines) if c]:
+        problems.append(f"{solution_path}, its markers left out, is not the step's kernel {kernel}")
+    if not problems:
+        print(f"{exercise}: the step's kernel ({kernel}) with {len(regions)} region(s) to write, the kernel's code "
+              f"outside them; {os.path.basename(solution_path)}: the kernel with those lines marked")
+    return problems
+
+
+def main(argv):
+    if len(argv) == 5 and argv[3] == "--write":
+        return write(argv[1], argv[2], argv[4])
+    if len(argv) == 6 and argv[4] == "--check":
+        problems = check(argv[1], argv[2], argv[3], argv[5])
+        for p in problems:
+            print(f"FAILED: {p}")
+        return 1 if problems else 0
+    print(__doc__, file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv))

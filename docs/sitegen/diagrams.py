@@ -542,18 +542,19 @@ def summary_lines(g, d, asked=None, device=None):
     return lines
 
 
-def draw(d, P, size, path, title, device=None):
+def draw(d, P, size, path, title, device=None, width=None):
     """One diagram of step descriptor d with parameters P on the problem `size`, as SVG; a
     parameter the host chooses (step 9's SLICES=0, SPLIT_ROWS=0) chosen for `device` (a stepdefs.Device).
     `title`: "heading: detail", at most three lines together; the numbers of summary_lines() go in the
-    page's text. As wide as the text column at 1024 pixels (drawing.MAX_WIDTH_IN): above, where the
+    page's text. As wide as the text column at 1024 pixels (drawing.MAX_WIDTH_IN; `width` inches where it
+    stands in a narrower place, drawing.width_in()): above, where the
     work-group's block sits and who computes what; below, the tiles in local memory, A's beside B's."""
     mpl = _matplotlib()
     plt = mpl[0]
     g = d.geometry(P, size, device)
     v = View(d, g, size)
     heading, _, detail = title.partition(": ")
-    W = drawing.MAX_WIDTH_IN
+    W = width or drawing.MAX_WIDTH_IN
     detail = textwrap.fill(detail, chars_in((W - 0.2) * 72, 9))
     layout = tiles_layout(v, (W - 0.3) * 72) if g.tiles else None
     tiles_w, tiles_h = ((layout[3] * layout[0] / 72, layout[4] * layout[0] / 72) if layout else (W - 0.3, 0.3))
@@ -638,14 +639,18 @@ def chosen_text(d, P, size, device, where):
 
 
 def requested(docs_dir):
-    """The diagrams the pages of docs/ name: (file name, step number, {parameter: value}, size or None)."""
+    """The diagrams the pages of docs/ name: {file name: (step number, {parameter: value}, size or None,
+    width in inches)}, the width that of the narrowest place a page shows it in (a list item, an
+    answer fold: drawing.width_in())."""
     out = {}
     for page in sorted(glob.glob(os.path.join(docs_dir, "*.md"))):
         with open(page, encoding="utf-8") as f:
-            for m in REQUEST.finditer(f.read()):
-                P = {k: int(v) for k, v in re.findall(r"([A-Z][A-Z_]*?)(\d+)", m.group(2))}
-                size = tuple(int(x) for x in m.group(3, 4, 5)) if m.group(3) else None
-                out[m.group(0)] = (int(m.group(1)), P, size)
+            for line, lists, folds in drawing.markdown_places(f.read()):
+                for m in REQUEST.finditer(line):
+                    P = {k: int(v) for k, v in re.findall(r"([A-Z][A-Z_]*?)(\d+)", m.group(2))}
+                    size = tuple(int(x) for x in m.group(3, 4, 5)) if m.group(3) else None
+                    width = min(drawing.width_in(lists, folds), out.get(m.group(0), (0, 0, 0, drawing.MAX_WIDTH_IN))[3])
+                    out[m.group(0)] = (int(m.group(1)), P, size, width)
     return out
 
 
@@ -692,7 +697,7 @@ def render(ctx):
                        + diagram_text(g, d, P, device, size, extra))
         write(os.path.join(ctx.out, f"{s.page}_diagram.md"), "\n".join(out))
     by_number = {s.number: s for s in ctx.steps}
-    for name, (number, values, size) in requested(ctx.docs_dir).items():
+    for name, (number, values, size, width) in requested(ctx.docs_dir).items():
         s = by_number.get(number)
         if s is None:
             raise InputError(f"a page names {name}, but there is no step {number}")
@@ -703,5 +708,6 @@ def render(ctx):
             raise InputError(f"a page names {name}, which step {number} refuses: {d.refusal(d.resolve(P, size), size)}")
         extra = ("; " + chosen_text(d, P, size, None, "")) if any(P.get(k) == 0 for k in d.chosen) else ""
         g = draw(d, P, size, os.path.join(ctx.out, name),
-                 f"Step {s.number} with {set_text(values)}: the problem M={size[0]} N={size[1]} K={size[2]}" + extra)
+                 f"Step {s.number} with {set_text(values)}: the problem M={size[0]} N={size[1]} K={size[2]}" + extra,
+                 width=width)
         write(os.path.join(ctx.out, name[:-4] + ".md"), diagram_text(g, d, P, None, size, extra))

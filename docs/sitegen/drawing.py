@@ -4,7 +4,8 @@ figure that the tests run on every figure the build draws (docs/tests/test_figur
 docs/tests/test_drawings.py):
 
   layout_faults(fig): what makes a figure hard to read at a glance:
-    - a text over another text (tick labels, titles and legend entries included);
+    - a text over another text (tick labels, titles and legend entries included), or beside another
+      on the same line closer than a space between two words (the two read as one);
     - a text across a line or over a marker of the data (a Line2D: curves, the roofline, the peers'
       dashed lines, leader lines), across an axes' frame, or across the edge of a shape (a
       rectangle: a bar, a matrix, a work-item's cell; a text may lie inside a shape, as on a
@@ -13,6 +14,8 @@ docs/tests/test_drawings.py):
     - a text off the figure (a title cut off);
     - a text rotated other than by a right angle (its box would not be its shape) or of more than
       MAX_LINES lines (a caption that long belongs in the page's text);
+    - a text that lines up its parts with runs of spaces ("a0  a1  a2" over a key's swatches): the
+      browser's font is not matplotlib's, and the parts drift from what they name;
     - a figure wider than WIDTH_PX: the text column of a 1024-pixel window beside the navigation
       tree, so that no figure is scaled down or cut at 1024 or 1280 pixels.
   hidden_series(fig): the legend entries (lines with a label) that cannot be seen: at least VISIBLE
@@ -20,16 +23,78 @@ docs/tests/test_drawings.py):
 
 Thin lines of a grid (a LineCollection thinner than THIN points, an axes' grid) are the paper the
 figure is drawn on: a text may cross them."""
+import re
+
 import numpy
 
 # The text column in a 1024-pixel window (Chromium): the 989 px of sitegen/checks.py at 1280, less
 # the 256 px fewer of the window; an SVG's width in px is its width in pt x 4/3
 WIDTH_PX = 733
 MAX_WIDTH_IN = WIDTH_PX * 0.75 / 72
+# A figure inside a list item, or inside an exercise's answer fold, has less: the browser indents a
+# list item by 40 px (the default padding of <ul> and <ol>), and docs/extra.css's details.solution
+# takes 3 px of border and 2 x 12 px of padding (measured in Chromium at 1024 and 1280 pixels: a figure
+# of WIDTH_PX was drawn 708 px wide in a list item, 721 px in a fold)
+LIST_INDENT_PX = 40
+FOLD_INDENT_PX = 27
+
+
+def width_px(lists=0, folds=0):
+    """The widest a figure may be, in px, inside `lists` nested list items and `folds` answer folds."""
+    return WIDTH_PX - LIST_INDENT_PX * lists - FOLD_INDENT_PX * folds
+
+
+def width_in(lists=0, folds=0):
+    """width_px() in inches, for matplotlib's figsize."""
+    return width_px(lists, folds) * 0.75 / 72
+
+
+IMAGE = re.compile(r"\\image html (\S+)")
+INCLUDE = re.compile(r"\\includedoc (\S+)")
+LIST_ITEM = re.compile(r"^( *)(?:[-*+]|\d+\.) ")
+
+
+def markdown_places(text):
+    """[(line, lists, folds)] of a Markdown page or snippet: for each line, how many list items and
+    answer folds (<details> ... </details>) it stands in."""
+    out, lists, folds = [], [], 0
+    for line in text.split("\n"):
+        if line.strip():
+            indent = len(line) - len(line.lstrip(" "))
+            while lists and indent <= lists[-1] and not (LIST_ITEM.match(line) and indent > lists[-1]):
+                lists.pop()
+            m = LIST_ITEM.match(line)
+            if m:
+                lists.append(len(m.group(1)))
+        folds -= line.count("</details>")
+        out.append((line, len(lists), folds))
+        folds += line.count("<details")
+    return out
+
+
+def figure_places(pages, snippets):
+    """{figure file name: [(lists, folds, where)]}: every place a page shows a figure, directly or
+    through a snippet it \\includedoc's (pages, snippets: {name: Markdown text})."""
+    out = {}
+
+    def walk(name, text, lists0, folds0, seen):
+        for line, lists, folds in markdown_places(text):
+            for m in IMAGE.finditer(line):
+                out.setdefault(m.group(1), []).append((lists0 + lists, folds0 + folds, name))
+            for m in INCLUDE.finditer(line):
+                inner = m.group(1)
+                if inner in snippets and inner not in seen:
+                    walk(f"{name} > {inner}", snippets[inner], lists0 + lists, folds0 + folds, seen | {inner})
+    for name, text in pages.items():
+        walk(name, text, 0, 0, frozenset())
+    return out
 MAX_LINES = 3
 THIN = 0.6
 VISIBLE = 0.3
 SLACK = 1.0  # px: boxes that meet by less than this each way do not overlap
+# Two texts side by side must stand further apart than this part of their size (an em): a space
+# between two words of DejaVu Sans is 0.32 em, so closer than 0.4 em two labels read as one
+RUN_TOGETHER = 0.4
 
 _HOOKS = []
 
@@ -114,6 +179,18 @@ def _segments_hit(segs, box, slack=SLACK):
     if not len(segs) or inner[0] >= inner[2] or inner[1] >= inner[3]:
         return numpy.zeros(len(segs), bool)
     return _liang_barsky(segs, inner)[0]
+
+
+def _run_together(a, abox, b, bbox, dpi):
+    """Two level texts side by side on one line, closer than RUN_TOGETHER of the smaller one's size:
+    no further apart than the words inside a label, they read as one ("CPU BLAS CLBlast", "78")."""
+    if a.get_rotation() % 180 > 0.01 or b.get_rotation() % 180 > 0.01:
+        return False
+    overlap = min(abox[3], bbox[3]) - max(abox[1], bbox[1])
+    if overlap < 0.5 * min(abox[3] - abox[1], bbox[3] - bbox[1]):
+        return False
+    gap = max(abox[0], bbox[0]) - min(abox[2], bbox[2])
+    return -SLACK <= gap < RUN_TOGETHER * min(a.get_fontsize(), b.get_fontsize()) * dpi / 72
 
 
 def _finite_segments(xy):
@@ -244,6 +321,8 @@ class Scene:
                 continue
             if _meet(box, obox):
                 out.append(f"overlaps the text {other.get_text()!r}")
+            elif _run_together(text, box, other, obox, self.fig.dpi):
+                out.append(f"runs into the text {other.get_text()!r} (closer than a space between two words)")
         own_legend = self.legend_of(text)
         for legend, lbox, _ in self.legends:
             if legend is not own_legend and id(legend) not in ignore and _meet(box, lbox):
@@ -316,6 +395,9 @@ def layout_faults(fig):
         rotation = t.get_rotation() % 90
         if rotation > 0.01 and rotation < 89.99:
             out.append(f"{name} is rotated by {t.get_rotation():g} degrees: draw it level or upright")
+        if re.search(r"\S {2,}\S", t.get_text()):
+            out.append(f"{name} lines up its parts with runs of spaces, which the reader's font does not keep: "
+                       "give each part its own text, where it belongs")
         lines = t.get_text().count("\n") + 1
         if lines > MAX_LINES:
             out.append(f"{name} has {lines} lines (at most {MAX_LINES}: the rest belongs in the page's text)")

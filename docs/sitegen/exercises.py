@@ -24,10 +24,15 @@ registrations (gemm_exercise_command, gemm_exercise_untested, gemm_exercise) fol
 that starts with the number of its exercise ("# 2.1 ..."), and from the add_test() names in tests/
 that end in exercise_N_M. A test of a command the page shows must run one of its exercise's
 commands, and a kernel file a test names must be named in its exercise's text."""
+import difflib
+import fnmatch
+import glob
 import os
 import re
+import textwrap
 
-from .common import InputError
+from .common import (InputError, fmt_gflops, fmt_num, fmt_ratio, md_escape, parse_params, parse_parts,
+                     read_csv_rows, size_key, size_text)
 
 PAGE = "exercises.md"
 FOLD_OPEN = '\\htmlonly[block]<details class="solution"><summary>Answer (click to show)</summary>\\endhtmlonly'
@@ -427,11 +432,395 @@ def exercise_tests(source, sections):
     return out
 
 
+# --- the solutions of the write-it-yourself exercises ------------------------------------------------
+# docs/exercises/stepNN_write_<idea>.cl is step NN's kernel with the code that carries its idea left
+# out: in its place, regions between `// ---- YOUR CODE HERE ...` and `// ---- END OF YOUR CODE` say
+# what to write. Its solution is the step's kernel itself, with that code marked between
+# `// ---- SOLUTION ...` and `// ---- END OF THE SOLUTION`: made from the two files whenever the
+# project is built (tests/write_exercise.py, for the tests of docs/exercises/CMakeLists.txt) and when
+# the site is (render(), for the page's \\dontinclude), never committed, so that it cannot drift from
+# the kernel. The exercise's code outside its regions must be the kernel's, comments and blank lines
+# aside; solution() finds the kernel's lines that each region leaves out, and refuses (InputError) an
+# exercise that no longer matches its kernel, or matches it in more than one way.
+
+WRITE_GLOB = "step[0-9][0-9]_write_*.cl"
+EXERCISE_MARKS = ("---- YOUR CODE HERE", "---- END OF YOUR CODE")
+SOLUTION_MARKS = ("---- SOLUTION", "---- END OF THE SOLUTION")
+
+
+def code_of(line):
+    """A line's code: its comment and surrounding white space left out ('' for none)."""
+    return re.sub(r"//.*", "", line).strip()
+
+
+def marked_regions(lines, marks, name):
+    """(segments, markers) of a file's lines: segments [outside, region, outside, ...] as lists of
+    lines, markers the opening marker line of each region."""
+    begin, end = marks
+    segments, markers, current, inside = [], [], [], False
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if text.startswith("// " + begin) or text.startswith("// " + end):
+            opening = text.startswith("// " + begin)
+            if opening == inside:
+                raise InputError(f"{name}:{number}: `{text[:40]}...` {'inside' if inside else 'outside'} a region")
+            segments.append(current)
+            current, inside = [], opening
+            if opening:
+                markers.append(line)
+        else:
+            current.append(line)
+    if inside:
+        raise InputError(f"{name}: a region that does not end")
+    segments.append(current)
+    return segments, markers
+
+
+def exercise_kernel(text, name):
+    """The step's kernel file that a write-it-yourself exercise's header names, and its number."""
+    kernel = re.search(r"those of\s+(?://\s*)?(\S+?\.cl)\b", text)
+    number = re.match(r"// Exercise (\d+\.\d+) ", text)
+    if not kernel or not number:
+        raise InputError(f"{name}: its header does not start '// Exercise N.M ' and name the step's kernel "
+                         "('Launch, parameters and constraints: those of kernelNN_.../....cl')")
+    return kernel.group(1), number.group(1)
+
+
+def align(exercise_lines, kernel_lines, name, kernel_name):
+    """[(first, end)] for each region of the exercise: the kernel's lines (indices into kernel_lines,
+    end excluded, from the first line of code to the last) that the region leaves out."""
+    segments, _ = marked_regions(exercise_lines, EXERCISE_MARKS, name)
+    if len(segments) < 3:
+        raise InputError(f"{name}: no region marked `// {EXERCISE_MARKS[0]}`")
+    outside = [[c for c in map(code_of, segments[i]) if c] for i in range(0, len(segments), 2)]
+    kernel = [(i, c) for i, c in enumerate(map(code_of, kernel_lines)) if c]
+    codes = [c for _, c in kernel]
+
+    def splits(part, pos):
+        o = outside[part]
+        if codes[pos:pos + len(o)] != o:
+            return []
+        pos += len(o)
+        if part == len(outside) - 1:
+            return [[]] if pos == len(codes) else []
+        return [[(pos, end)] + rest for end in range(pos + 1, len(codes) + 1) for rest in splits(part + 1, end)]
+
+    found = splits(0, 0)
+    if len(found) != 1:
+        shown = []
+        for i, seg in enumerate(segments):
+            shown += [c for c in map(code_of, seg) if c] if i % 2 == 0 else [f"<region {i // 2 + 1} to write>"]
+        diff = "\n".join(difflib.unified_diff(codes, shown, kernel_name, name, lineterm="", n=1))
+        why = ("its code outside the regions to write is no longer the kernel's (comments and blank lines "
+               "aside); update it" if not found else
+               f"its code outside the regions matches the kernel's in {len(found)} ways: make the regions' "
+               "neighbours unambiguous")
+        raise InputError(f"{name}: {why}:\n{diff}")
+    out = []
+    for a, b in found[0]:
+        first = kernel[a][0]
+        # the comment right above the region's first line (no blank line between) is the region's
+        while first > 0 and kernel_lines[first - 1].strip().startswith("//"):
+            first -= 1
+        out.append((first, kernel[b - 1][0] + 1))
+    return out
+
+
+def solution(source, exercise):
+    """(the solution's text, the kernel's path relative to source) for the exercise file `exercise`
+    (relative to source): the step's kernel with the regions the exercise leaves out marked."""
+    with open(os.path.join(source, exercise), encoding="utf-8") as f:
+        text = f.read()
+    kernel, number = exercise_kernel(text, exercise)
+    with open(os.path.join(source, kernel), encoding="utf-8") as f:
+        kernel_lines = f.read().split("\n")
+    lines = text.split("\n")
+    regions = align(lines, kernel_lines, exercise, kernel)
+    _, markers = marked_regions(lines, EXERCISE_MARKS, exercise)
+    begin, end = SOLUTION_MARKS
+    head = (f"Exercise {number} - solution: the step's kernel, {kernel}, with the code that {exercise} "
+            "leaves out marked between the lines SOLUTION and END OF THE SOLUTION. Made from those two files "
+            "when the project is built, and when the site is (docs/sitegen/exercises.py): edit them, not this file.")
+    out = ["// " + line for line in textwrap.wrap(head, 97)] + [""]
+    at = 0
+    for (first, last), marker in zip(regions, markers):
+        title = re.sub(r"\s*-+\s*$", "", marker.strip()[len("// " + EXERCISE_MARKS[0]):])
+        indent = kernel_lines[first][:len(kernel_lines[first]) - len(kernel_lines[first].lstrip())]
+        width = len(marker.rstrip())
+        out += kernel_lines[at:first]
+        opening = f"{indent}// {begin}{title} "
+        closing = f"{indent}// {end} "
+        out.append(opening + "-" * max(3, width - len(opening)))
+        out += kernel_lines[first:last]
+        out.append(closing + "-" * max(3, width - len(closing)))
+        at = last
+    out += kernel_lines[at:]
+    return "\n".join(out), kernel
+
+
+def write_solutions(source, out_dir):
+    """Writes the solution of every write-it-yourself exercise into out_dir/docs/exercises/solutions/,
+    where the exercise page's \\dontinclude finds it (Doxygen's EXAMPLE_PATH)."""
+    target = os.path.join(out_dir, "docs", "exercises", "solutions")
+    os.makedirs(target, exist_ok=True)
+    for path in sorted(glob.glob(os.path.join(source, "docs", "exercises", WRITE_GLOB))):
+        text, _ = solution(source, os.path.relpath(path, source))
+        with open(os.path.join(target, os.path.basename(path)), "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+# --- the recorded GPU figures of the timing exercises ---------------------------------------------------
+# Each exercise that measures time has a snippet exercise_N_M_gpu.md (\\includedoc in its answer): for
+# every GPU of the committed records (docs/results/*.csv, bench/tuning/*.csv), every recorded run of
+# each variant the exercise times, with its spread, and a ratio to the first variant only where the two
+# spreads do not overlap: the rule the exercises give for the reader's own runs. A run's figures are
+# the median and the best of its timed runs; a variant's spread runs from its slowest median to its
+# fastest best over all its recorded runs. A variant never recorded on a GPU says so.
+
+class Variant:
+    """What one line of a timing exercise runs: a step (None: a file of the exercises, never recorded)
+    with some of its parameters fixed, at a size."""
+
+    def __init__(self, label, step, params=None, size=4096):
+        self.label, self.step, self.params = label, step, dict(params or {})
+        self.size = size if isinstance(size, tuple) else (size,) * 3
+
+    def matches(self, r):
+        if self.step is None or r["step"] != self.step or size_key(r) != self.size:
+            return False
+        have = parse_params(r["params"])
+        return all(have.get(k) == v for k, v in self.params.items())
+
+
+class Timing:
+    """One timing exercise's figures: its variants, and what is compared (the rate of the whole run,
+    or the time of one of its kernels, `part`)."""
+
+    def __init__(self, number, variants, part=None, files=("*",)):
+        self.number, self.variants, self.part, self.files = number, variants, part, files
+
+    def takes(self, name):
+        """Whether the records file `name` (as the page names it) is one this exercise reads."""
+        return any(fnmatch.fnmatch(name, pattern) for pattern in self.files)
+
+
+def _defaults(defaults, step, cls="nvidia-gpu"):
+    return dict(defaults.get(step, {}).get(cls, {}))
+
+
+def timings(defaults):
+    """The timing exercises and their variants (the parameters each exercise's loop sets, and on an
+    NVIDIA GPU the defaults for the rest)."""
+    s5 = _defaults(defaults, "kernel05_register_blocking")
+    s6 = _defaults(defaults, "kernel06_padding")
+    s7 = _defaults(defaults, "kernel07_double_buffering")
+    p6 = {k: s6[k] for k in ("TSM", "TSN", "TSK", "WPTM", "WPTN") if k in s6}
+    p7 = {k: s7[k] for k in ("TSM", "TSN", "TSK", "WPTM", "WPTN") if k in s7}
+    ts1 = _defaults(defaults, "kernel01_naive").get("TS")
+    return [
+        Timing("1.2", [Variant(f"step 1, dimension 0 along the columns (TS={ts1})", "kernel01_naive", {"TS": ts1}),
+                       Variant(f"`step01_rows_dim0.cl`, dimension 0 along the rows (TS={ts1})", None)]),
+        Timing("1.3", [Variant(f"TS={ts}", "kernel01_naive", {"TS": ts}) for ts in (1, 4, 8, 16, 32)]),
+        Timing("2.5", [Variant(f"TS={ts}", "kernel02_tiled", {"TS": ts}) for ts in (4, 8, 16, 32)]),
+        Timing("3.1", [Variant("step 2, TS=16", "kernel02_tiled", {"TS": 16})]
+               + [Variant(f"step 3, TS=16, WIDTH={w}", "kernel03_vectorized", {"TS": 16, "WIDTH": w})
+                  for w in (1, 2, 4, 8)]),
+        Timing("4.3", [Variant(f"TRANSPOSE_TILE={t}, TRANSPOSE_PAD={p}", "kernel04_transpose",
+                               {"TRANSPOSE_TILE": t, "TRANSPOSE_PAD": p}) for t in (16, 32) for p in (0, 1)],
+               part="transpose A"),
+        Timing("5.2", [Variant(f"{m} x {n}", "kernel05_register_blocking",
+                               {"TSM": 64, "TSN": 64, "TSK": 16, "WPTM": m, "WPTN": n, "WIDTH": 4})
+                       for m, n in ((4, 4), (4, 8), (8, 4), (8, 8))]),
+        Timing("5.3", [Variant("step 5, its NVIDIA defaults", "kernel05_register_blocking", s5)]),
+        # the sweeps' rows alone: each size once per sweep, from one build of the kernels
+        Timing("6.2", [Variant(f"M=N=K={n}", "kernel06_padding", s6, n) for n in (4095, 4096, 4097)],
+               files=("docs/results/*",)),
+        Timing("7.2", [Variant("step 6 with step 6's parameters", "kernel06_padding", p6),
+                       Variant("step 6 with step 7's parameters", "kernel06_padding", p7),
+                       Variant("step 7 with step 6's parameters", "kernel07_double_buffering", p6),
+                       Variant("step 7 with step 7's parameters", "kernel07_double_buffering", p7)],
+               # the sweeps and the runs made to compare these four, in rounds, with the kernels of the
+               # sweeps or close to them (the other tuning runs of these steps used older kernels)
+               files=("docs/results/*", "bench/tuning/*ablation*")),
+    ]
+
+
+def fmt_ms(x):
+    """A time or a count of cycles to 3 significant digits, trailing zeros kept (0.0700, 4.09, 32.1)."""
+    return f"{x:#.3g}".rstrip(".") if x < 1000 else f"{x:.0f}"
+
+
+def _is_gpu(r):
+    return r["platform"] != "Portable Computing Language"
+
+
+def recorded_rows(results, tuning):
+    """[(file as the page names it, row)] of every measured run on a GPU in the records."""
+    out = []
+    for res in results:
+        out += [(f"docs/results/{res.stem}.csv", r) for r in res.rows
+                if r["status"] in ("PASS", "UNVERIFIED") and _is_gpu(r)]
+    for t in tuning:
+        out += [(f"bench/tuning/{t.name}", r) for r in t.rows if _is_gpu(r)]
+    return out
+
+
+def _figures(r, part):
+    """(median, best) of a run: GFLOPS, or the milliseconds of the kernel `part`."""
+    if part is None:
+        return float(r["gflops"]), float(r["gflops_best"])
+    for name, median, best in parse_parts(r["parts"]):
+        if name == part:
+            return median, best
+    return None
+
+
+def spread_table(label_head, unit, lines, faster, fmt):
+    """The Markdown table of the variants on one device. lines: [(label, [(median, best)])];
+    faster(a, b): a is the faster figure. The spread of a variant runs from its slowest median to
+    its fastest best; the ratio to the first variant that has runs is given only where the spreads do
+    not overlap."""
+    against_head = "rate against the first" if faster(2, 1) else "time against the first"
+    out = [f"| {label_head} | runs | {unit}, the median run | spread, slowest to fastest | {against_head} |",
+           "|---|---:|---:|---:|---|"]
+    base = None
+    for label, runs in lines:
+        if not runs:
+            out.append(f"| {label} | 0 | not recorded | | |")
+            continue
+        medians = sorted(m for m, _ in runs)
+        median = medians[(len(medians) - 1) // 2]
+        slow = min(medians) if faster(2, 1) else max(medians)
+        fast = max(b for _, b in runs) if faster(2, 1) else min(b for _, b in runs)
+        lo, hi = sorted((slow, fast))
+        if base is None:
+            base, against = (median, lo, hi), "the first"
+        elif hi < base[1] or lo > base[2]:
+            against = f"{fmt_ratio(median / base[0])}"
+        else:
+            against = "the spreads overlap: no ratio"
+        out.append(f"| {label} | {len(runs)} | {fmt(median)} | {fmt(slow)} to {fmt(fast)} | {against} |")
+    return "\n".join(out)
+
+
+def timing_snippet(t, rows):
+    unit = "GFLOPS" if t.part is None else f"{t.part}, ms"
+    faster = (lambda a, b: a > b) if t.part is None else (lambda a, b: a < b)
+    fmt = fmt_gflops if t.part is None else fmt_ms
+    rows = [(f, r) for f, r in rows if t.takes(f)]
+    devices = sorted({r["device"] for _, r in rows if any(v.matches(r) for v in t.variants)})
+    if not devices:
+        return f"No run of these variants is recorded on a GPU (docs/results/, bench/tuning/).\n"
+    out = []
+    for device in devices:
+        lines, files = [], []
+        for v in t.variants:
+            runs = []
+            for f, r in rows:
+                if r["device"] == device and v.matches(r):
+                    fig = _figures(r, t.part)
+                    if fig:
+                        runs.append(fig)
+                        if f not in files:
+                            files.append(f)
+            lines.append((v.label, runs))
+        what = "GFLOPS" if t.part is None else f"milliseconds of `{t.part}`"
+        sizes = sorted({v.size for v in t.variants if v.step})
+        size = size_text(sizes[0]) if len(sizes) == 1 else "M=N=K=" + ", ".join(str(x[0]) for x in sizes)
+        out.append(f"**{md_escape(device)}**, {size}: every recorded run of each variant on this device, in "
+                   f"{', '.join(f'`{x}`' for x in files)}. A run gives the {what} of its median and of its best "
+                   "timed run; a variant's spread runs from its slowest median to its fastest best; a ratio to the "
+                   "first variant recorded is given only where the two spreads do not overlap.")
+        out.append(spread_table("variant", unit, lines, faster, fmt))
+    return "\n\n".join(out) + "\n"
+
+
+def local_reads_snippet(tuning_dir):
+    """Exercise 8.2: the cycles per read of each rule of `peak --local-reads` on each recorded GPU,
+    every run with its spread (best-run cycles from the best time), the ratio to col = lane only where
+    the spreads do not overlap."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(tuning_dir, "*-local-reads.csv"))):
+        rows = read_csv_rows(path, ["device", "col", "median_ms", "best_ms", "cycles_per_read", "platform"],
+                             "peak --local-reads's CSV format")
+        rows = [r for r in rows if _is_gpu(r)]
+        if not rows:
+            continue
+        cols = []
+        for r in rows:
+            if r["col"] not in cols:
+                cols.append(r["col"])
+        lines = []
+        for col in cols:
+            runs = []
+            for r in rows:
+                if r["col"] == col:
+                    c = float(r["cycles_per_read"])
+                    runs.append((c, c * float(r["best_ms"]) / float(r["median_ms"])))
+            lines.append((f"`{col}`", runs))
+        lines.sort(key=lambda x: x[0] != "`lane`")
+        out.append(f"**{md_escape(rows[0]['device'])}**, `bench/tuning/{os.path.basename(path)}`: the cycles of one "
+                   "compute unit per read of a warp, for each run from its median and from its best timed run; the "
+                   "spread of a rule runs from its slowest median to its fastest best, and a ratio to `lane` is given only where "
+                   "the two spreads do not overlap.")
+        out.append(spread_table("col", "cycles per read", lines, lambda a, b: a < b, fmt_ms))
+    return ("\n\n".join(out) + "\n") if out else "No run of `peak --local-reads` is recorded on a GPU.\n"
+
+
+# What makes an exercise a timing exercise (its goal, procedure or expected outcome compares times)
+TIMED = re.compile(r"\b(GFLOPS|speed|timing|cycles|faster|slower|time them|times of)\b")
+ROUNDS = "for run in 1 2 3 4 5; do"
+ON_A_CPU = "On a CPU (PoCL)"
+
+
+def timing_numbers():
+    """The exercises that have a snippet exercise_N_M_gpu.md."""
+    return [t.number for t in timings({})] + ["8.2"]
+
+
+def timing_problems(sections):
+    """What a timing exercise of the page lacks: five rounds of its runs, a paragraph that says what a
+    CPU will and will not show, the recorded GPU figures in its answer; and a snippet no exercise
+    includes, or an exercise with a snippet that does not time anything."""
+    problems = []
+    numbers = timing_numbers()
+    for e in (e for s in sections for e in s.exercises):
+        task = "\n".join(e.task + e.outcome)
+        snippet = f"\\includedoc exercise_{e.number.replace('.', '_')}_gpu.md"
+        if not TIMED.search(task):
+            if e.number in numbers:
+                problems.append(f"exercise {e.number} has recorded GPU figures but does not time anything")
+            continue
+        if not any(c.startswith(ROUNDS) for c in page_commands(e.task)):
+            problems.append(f"exercise {e.number} times kernels, but no command runs five rounds ('{ROUNDS} ...')")
+        if not any(line.startswith(ON_A_CPU) for line in e.task):
+            problems.append(f"exercise {e.number} times kernels, but no paragraph starts '{ON_A_CPU}' (what a CPU "
+                            "will and will not show)")
+        if e.number not in numbers:
+            problems.append(f"exercise {e.number} times kernels, but no figures are drawn for it from the records "
+                            "(sitegen/exercises.py: timings())")
+        if snippet not in "\n".join(e.key_outcome + e.solution):
+            problems.append(f"exercise {e.number} times kernels, but its answer does not give the recorded GPU figures "
+                            f"({snippet})")
+    return problems
+
+
+def write_timings(ctx):
+    from .common import write
+    rows = recorded_rows(ctx.results, ctx.tuning)
+    for t in timings(ctx.defaults):
+        write(os.path.join(ctx.out, f"exercise_{t.number.replace('.', '_')}_gpu.md"), timing_snippet(t, rows))
+    write(os.path.join(ctx.out, "exercise_8_2_gpu.md"), local_reads_snippet(ctx.tuning_dir))
+
+
 def build(source):
     """(handout, key) Markdown of the source tree's exercise page."""
     path = os.path.join(source, "docs", PAGE)
     with open(path, encoding="utf-8") as f:
         intro, sections = parse_page(f.read())
+    timing = timing_problems(sections)
+    if timing:
+        raise InputError(f"docs/{PAGE}: " + "; ".join(timing))
     hand = handout(intro, sections)
     leaked = leaks(sections, hand)
     if leaked:
@@ -441,6 +830,8 @@ def build(source):
 
 
 def render(ctx):
+    write_solutions(ctx.source, ctx.out)
+    write_timings(ctx)
     hand, k = build(ctx.source)
     os.makedirs(os.path.join(ctx.out, "docs"), exist_ok=True)
     for name, text in ((HANDOUT, hand), (KEY, k)):

@@ -78,13 +78,13 @@ def clusters(points, xy_px, radius_px):
     return list(groups.values())
 
 
-def roofline(r, steps, ptxas, path, highlight=None):
+def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN):
     """The roofline of results file r: the steps as points, the peers as lines; `highlight`, a
-    step, drawn large with its local-memory ceiling. Points whose markers touch share one label
+    step, drawn large with its local-memory ceiling; `width` in inches. Points whose markers touch share one label
     ("7\u201310"); every label is placed where it meets nothing else (drawing.Placer)."""
     plt = _plt()
     points = [c for s in steps for c in ceilings_for(s, [r], ptxas) if c.bpf]
-    fig, ax = plt.subplots(figsize=(drawing.MAX_WIDTH_IN, 4.4))
+    fig, ax = plt.subplots(figsize=(width, 4.4))
     ridge = r.peak.fma / r.peak.copy
     xs = [c.intensity for c in points] or [1.0]
     x0, x1 = min(xs + [ridge]) / 4, max(xs + [ridge]) * 6
@@ -528,7 +528,9 @@ def render(ctx):
                      "arithmetic intensity and measured GFLOPS\"\n")
         for s in ctx.steps:
             if r.gflops(s.name) is not None:
-                roofline(r, ctx.steps, ctx.ptxas, os.path.join(ctx.out, f"roofline_{r.stem}_{s.page}.svg"), highlight=s)
+                # each in a list item of its step's page (ceilings.roofline_snippet): narrower by its indent
+                roofline(r, ctx.steps, ctx.ptxas, os.path.join(ctx.out, f"roofline_{r.stem}_{s.page}.svg"), highlight=s,
+                         width=drawing.width_in(lists=1))
     write(os.path.join(ctx.out, "rooflines.md"), "\n".join(lines) or "No results file has its measured peaks.\n")
     attribution = Attribution.of(ctx)
     for s in ctx.steps:

@@ -59,13 +59,12 @@ def draw(path):
                 ax.add_patch(plt.Rectangle((x0 + c, -r - 1), 1, 1, facecolor=COLOURS[i], edgecolor="#8a8f99", lw=0.5))
                 ax.text(x0 + c + 0.5, -r - 0.5, f"{lane}", ha="center", va="center", fontsize=6.5)
         ax.text(x0, 0.35, title, ha="left", va="bottom", fontsize=8)
-        registers = "  ".join(f"{reg}{i}" for i in range(4 if reg != "b" else 2))
-        ax.text(x0, -M - 0.6, registers, ha="left", va="top", fontsize=7.5)
         for i in range(4 if reg != "b" else 2):  # the key: each register's colour under its name
-            ax.add_patch(plt.Rectangle((x0 + i * 1.5, -M - 2.6), 1.0, 0.7, facecolor=COLOURS[i], edgecolor="#8a8f99",
+            ax.text(x0 + i * 1.5 + 0.5, -M - 0.4, f"{reg}{i}", ha="center", va="top", fontsize=7.5)
+            ax.add_patch(plt.Rectangle((x0 + i * 1.5, -M - 2.0), 1.0, 0.7, facecolor=COLOURS[i], edgecolor="#8a8f99",
                                        lw=0.5))
     ax.set_xlim(-0.2, K + N + 5.0 + N + 0.2)
-    ax.set_ylim(-M - 2.9, 1.5)
+    ax.set_ylim(-M - 2.3, 1.5)
     ax.set_aspect("equal")
     drawing.save(fig, path)
 

@@ -35,6 +35,12 @@ def program_tick(program):
     return str(int(program[6:8])) if is_step(program) else PEER_NAMES.get(program, program)
 
 
+def tick_label(program):
+    """program_tick() for a tick under a bar or a column: a name of two words on two lines, so that
+    it does not run into its neighbour's ("CPU BLAS CLBlast" read as one)."""
+    return program_tick(program).replace(" ", "\n")
+
+
 def ordered_programs(results):
     programs = []
     for r in results:
@@ -67,7 +73,7 @@ def plot_device(r, path):
     ax.set_ylim(0, top)
     ax.set_xlim(-0.6, len(bars) - 0.4)
     ax.set_xticks(xs)
-    ax.set_xticklabels([program_tick(p) for p, _ in bars], fontsize=8)
+    ax.set_xticklabels([tick_label(p) for p, _ in bars], fontsize=8)
     ax.set_ylabel("GFLOPS (median)")
     ax.set_xlabel(f"step (blue) or peer (orange), {size_text(r.headline)}")
     ax.grid(True, axis="y", color="#dddddd", lw=0.6, zorder=0)
@@ -114,7 +120,7 @@ def plot_all(results, path):
         log_ticks(ax, min(values), max(values))
     ax.set_xlim(-0.5, len(programs) - 0.5)
     ax.set_xticks(range(len(programs)))
-    ax.set_xticklabels([program_tick(p) for p in programs], fontsize=8)
+    ax.set_xticklabels([tick_label(p) for p in programs], fontsize=8)
     ax.set_xlabel("step, then the peers")
     ax.set_ylabel("GFLOPS (median, log scale)")
     ax.grid(True, axis="y", which="major", color="#dddddd", lw=0.6)

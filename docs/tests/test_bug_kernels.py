@@ -1,4 +1,4 @@
-"""The find-the-bug kernels of the exercises (docs/exercises/stepNN_bug_*.cl) give nothing away but
+"""The find-the-bug kernels of the exercises (docs/exercises/stepNN_bug*.cl) give nothing away but
 what the exercise page says, and are what it says they are:
 
   test_bug_kernels.py SOURCE headers
@@ -7,7 +7,9 @@ what the exercise page says, and are what it says they are:
         // those of KERNEL_FILE. The page's commands:
         //   <each line of the commands of exercise N.M, exactly as the page shows them>
       where exercise N.M names the file and KERNEL_FILE exists; and below the header there is no
-      comment at all (a comment beside the code could state the right line or point at the wrong one).
+      comment at all (a comment beside the code could state the right line or point at the wrong one);
+      nor does the file's name or its exercise's title say where the bug is: stepNN_bug.cl or
+      stepNN_bug_N.cl, "Exercise N.M: find the bug" or "find the bug (N)".
 
   test_bug_kernels.py SOURCE diff BUG KERNEL REMOVED ADDED [--one-character]
       BUG's code differs from the step's KERNEL as the page says ("step 7's kernels with one line
@@ -28,6 +30,8 @@ HEAD1 = re.compile(r"^// Exercise (\d+\.\d+) of the exercises page \(docs/exerci
                    r"Launch, parameters and constraints:$")
 HEAD2 = re.compile(r"^// those of (\S+)\. The page's commands:$")
 COMMAND = "//   "
+# what a find-the-bug exercise's title may say: where the bug is, is the exercise
+NEUTRAL_TITLE = re.compile(r"^Exercise \d+\.\d+: find the bug( \(\d+\))?$")
 
 
 def header_problems(source, path, by_number):
@@ -54,6 +58,12 @@ def header_problems(source, path, by_number):
         return problems + [f"{name}: the header names exercise {number}, which is not on the page"]
     if "docs/exercises/" + name not in "\n".join(ex.task):
         problems.append(f"{name}: exercise {number}'s procedure does not name this file")
+    if not NEUTRAL_TITLE.match(ex.title):
+        problems.append(f"{name}: exercise {number}'s title '{ex.title}' says more than 'find the bug' (or 'find the "
+                        "bug (N)' where a step has several): a title must not point at the bug")
+    if not re.fullmatch(r"step\d\d_bug(_\d+)?\.cl", name):
+        problems.append(f"{name}: a bug kernel's name says more than its step and number (stepNN_bug.cl, "
+                        "stepNN_bug_N.cl): a name must not point at the bug")
     page = [line for command in ex.commands() for line in command.split("\n")]
     if shown != page:
         problems.append(f"{name}: the header's commands are not exercise {number}'s on the page;\n  header: "
@@ -68,9 +78,9 @@ def check_headers(source):
     with open(os.path.join(source, "docs", "exercises.md"), encoding="utf-8") as f:
         _, sections = exercises.parse_page(f.read())
     by_number = {e.number: e for s in sections for e in s.exercises}
-    files = sorted(glob.glob(os.path.join(source, "docs", "exercises", "step[0-9][0-9]_bug_*.cl")))
+    files = sorted(glob.glob(os.path.join(source, "docs", "exercises", "step[0-9][0-9]_bug*.cl")))
     if not files:
-        return [f"no docs/exercises/stepNN_bug_*.cl in {source}"]
+        return [f"no docs/exercises/stepNN_bug*.cl in {source}"]
     problems = []
     for path in files:
         problems += header_problems(source, path, by_number)

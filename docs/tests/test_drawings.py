@@ -23,14 +23,14 @@ from sitegen import diagrams, stepdefs  # noqa: E402
 SOURCE = None
 
 
-def drawn(d, P, size, device=None):
+def drawn(d, P, size, device=None, width=None):
     """The figure diagrams.draw() makes (drawn into a scratch file), kept open for a look."""
     import matplotlib.pyplot as plt
     figs, close = [], plt.close
     plt.close = lambda fig=None: figs.append(fig) if hasattr(fig, "texts") else close(fig)
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            diagrams.draw(d, P, size, os.path.join(tmp, "d.svg"), "Step: a title", device)
+            diagrams.draw(d, P, size, os.path.join(tmp, "d.svg"), "Step: a title", device, width)
     finally:
         plt.close = close
     return figs[0]
@@ -57,8 +57,9 @@ class Drawings(unittest.TestCase):
         cls.steps, cls.defaults = load_steps(SOURCE)
 
     def cases(self):
-        """(step, P, size, device): every class's defaults (step 9 and 10 split on a device of 132
-        compute units), and every set a page of docs/ names."""
+        """(step, P, size, device, width): every class's defaults (step 9 and 10 split on a device of
+        132 compute units), and every set a page of docs/ names, at the width it is drawn (None: the
+        text column's)."""
         device = stepdefs.Device(132, 20 * 2**30, "a device")
         out = []
         for s in self.steps:
@@ -66,19 +67,19 @@ class Drawings(unittest.TestCase):
             for cls in ("cpu", "nvidia-gpu", "gpu"):
                 P = self.defaults[s.name][cls]
                 size = diagrams.split_example(d, P, device) if d.chosen else diagrams.example_size(d, P)
-                out.append((s, P, size, device if d.chosen else None))
+                out.append((s, P, size, device if d.chosen else None, None))
         by_number = {s.number: s for s in self.steps}
-        for number, values, size in diagrams.requested(os.path.join(SOURCE, "docs")).values():
+        for number, values, size, width in diagrams.requested(os.path.join(SOURCE, "docs")).values():
             s = by_number[number]
             d = stepdefs.get(s.name)
             P = dict(self.defaults[s.name]["gpu"], **values)
-            out.append((s, P, size or diagrams.example_size(d, P), None))
+            out.append((s, P, size or diagrams.example_size(d, P), None, width))
         return out
 
     def test_labels_do_not_overlap(self):
-        for s, P, size, device in self.cases():
+        for s, P, size, device, width in self.cases():
             with self.subTest(step=s.name, P=P, size=size):
-                fig = drawn(stepdefs.get(s.name), P, size, device)
+                fig = drawn(stepdefs.get(s.name), P, size, device, width)
                 faults = layout_faults(fig)
                 close(fig)
                 self.assertEqual(faults, [])
@@ -87,12 +88,12 @@ class Drawings(unittest.TestCase):
         import matplotlib.colors
         import numpy
         from matplotlib.backends.backend_agg import FigureCanvasAgg
-        for s, P, size, device in self.cases():
+        for s, P, size, device, width in self.cases():
             d = stepdefs.get(s.name)
             if not d.tiles(d.resolve(P, size, device)):
                 continue
             with self.subTest(step=s.name, P=P, size=size):
-                fig = drawn(d, P, size, device)
+                fig = drawn(d, P, size, device, width)
                 # the pixels of the tiles' panel, drawn finely enough for a stripe of a float
                 fig.set_dpi(400)
                 FigureCanvasAgg(fig).draw()

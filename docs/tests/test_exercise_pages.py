@@ -5,6 +5,12 @@ docs/exercises.md (docs/sitegen/exercises.py):
   - the key holds every answer, and tests for every exercise;
   - the check can fail: a sentence of an answer copied into an exercise's expected outcome, or into
     its procedure, makes the generator refuse the page (and so fails the docs build);
+  - every exercise that times kernels runs each variant five times, says what a CPU will and will not
+    show, and gives in its answer the recorded GPU figures, each variant's spread beside a ratio
+    read only where the spreads do not overlap;
+  - the solution of each write-it-yourself exercise, made from it and its step's kernel, is that
+    kernel with the regions to write marked, and an exercise that no longer matches its kernel is
+    refused;
   - with a build directory, the key's tests are the build's: every test `ctest -N` lists under
     exercises.* is in the key of exactly one exercise (the tests of the exercise files themselves
     aside), and the line under each exercise selects at least the tests it lists.
@@ -21,7 +27,7 @@ from sitegen.common import InputError  # noqa: E402
 
 SOURCE, CTEST, BUILD = None, None, None
 # the tests of the exercise files rather than of an exercise (docs/exercises/CMakeLists.txt)
-FILE_TESTS = re.compile(r"^exercises\.(page_commands|bug_kernel_headers|step\d\d_bug_\w+\.(one_\w+|both_\w+))$")
+FILE_TESTS = re.compile(r"^exercises\.(page_commands|bug_kernel_headers|step\d\d_bug(_\d+)?\.(one|two)_\w+)$")
 
 
 def flat(text):
@@ -110,6 +116,81 @@ class ExercisePages(unittest.TestCase):
         bad = self.page.replace(exercises.FOLD_OPEN, '\\htmlonly[block]<details><summary>Hint</summary>\\endhtmlonly', 1)
         with self.assertRaisesRegex(InputError, "a fold that is not the page's answer fold"):
             exercises.parse_page(bad)
+
+    def test_timing_exercises(self):
+        """Every exercise that times kernels runs five rounds, says what a CPU will and will not show,
+        and gives the recorded GPU figures in its answer; a page without one of these is refused."""
+        self.assertEqual(exercises.timing_problems(self.sections), [])
+        timed = [e for e in self.all if exercises.TIMED.search("\n".join(e.task + e.outcome))]
+        self.assertEqual(sorted(e.number for e in timed), sorted(exercises.timing_numbers()))
+        e = timed[0]
+        text = self.page[self.page.index(f"\\subsection {e.label} "):]
+        for what, old, new, message in (
+                ("rounds", exercises.ROUNDS, "for run in 1; do", "no command runs five rounds"),
+                ("cpu", exercises.ON_A_CPU, "On a laptop", "no paragraph starts 'On a CPU"),
+                ("figures", f"\\includedoc exercise_{e.number.replace('.', '_')}_gpu.md", "", "does not give the recorded")):
+            with self.subTest(without=what):
+                cut = self.page.replace(text, text.replace(old, new, 1), 1)
+                self.assertNotEqual(cut, self.page)
+                _, sections = exercises.parse_page(cut)
+                problems = exercises.timing_problems(sections)
+                self.assertTrue(any(f"exercise {e.number} " in p and message in p for p in problems), problems)
+
+    def test_timing_figures_read_a_ratio_only_apart(self):
+        """The recorded figures' table gives a ratio to the first variant only where the spreads (the
+        slowest median to the fastest best of each) do not overlap."""
+        higher = lambda a, b: a > b  # noqa: E731
+        table = exercises.spread_table("variant", "GFLOPS", [
+            ("a", [(100.0, 110.0), (104.0, 108.0)]),      # spread 100 to 110
+            ("b", [(109.0, 115.0)]),                      # 109 to 115: overlaps a
+            ("c", [(120.0, 121.0), (122.0, 125.0)]),      # 120 to 125: apart
+            ("d", [])], higher, exercises.fmt_gflops)
+        rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+                for line in table.splitlines()[2:]}
+        self.assertEqual(rows["a"][-1], "the first")
+        self.assertEqual(rows["a"][2], "100 to 110")
+        self.assertIn("overlap", rows["b"][-1])
+        self.assertEqual(rows["c"][1:], ["120", "120 to 125", "1.20x"])
+        self.assertEqual(rows["d"][1], "not recorded")
+
+    def test_solutions_are_the_kernels_marked(self):
+        """The solution of each write-it-yourself exercise is its step's kernel, with as many regions
+        marked as the exercise has to write; and an exercise whose kernel changed outside the
+        regions is refused, with the difference."""
+        import glob
+        import shutil
+        paths = sorted(glob.glob(os.path.join(SOURCE, "docs", "exercises", exercises.WRITE_GLOB)))
+        self.assertTrue(paths)
+        for path in paths:
+            rel = os.path.relpath(path, SOURCE)
+            with self.subTest(exercise=rel):
+                text, kernel = exercises.solution(SOURCE, rel)
+                with open(os.path.join(SOURCE, kernel), encoding="utf-8") as f:
+                    kernel_lines = f.read().split("\n")
+                segments, _ = exercises.marked_regions(text.split("\n"), exercises.SOLUTION_MARKS, "solution")
+                unmarked = [line for seg in segments for line in seg]
+                self.assertEqual([c for c in map(exercises.code_of, unmarked) if c],
+                                 [c for c in map(exercises.code_of, kernel_lines) if c])
+                with open(path, encoding="utf-8") as f:
+                    asked, _ = exercises.marked_regions(f.read().split("\n"), exercises.EXERCISE_MARKS, rel)
+                self.assertEqual(len(segments), len(asked))
+                self.assertGreaterEqual(len(segments), 3)
+        # a kernel changed outside the regions: the exercise no longer matches it
+        rel = os.path.relpath(paths[0], SOURCE)
+        _, kernel = exercises.solution(SOURCE, rel)
+        source = os.path.join(BUILD or "/tmp", "test-exercise-solutions")
+        shutil.rmtree(source, ignore_errors=True)
+        os.makedirs(os.path.join(source, os.path.dirname(rel)))
+        os.makedirs(os.path.join(source, os.path.dirname(kernel)))
+        shutil.copy(paths[0], os.path.join(source, rel))
+        with open(os.path.join(SOURCE, kernel), encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        last = max(i for i, line in enumerate(lines) if exercises.code_of(line))
+        lines[last] += " ;"
+        with open(os.path.join(source, kernel), "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+        with self.assertRaisesRegex(InputError, "no longer the kernel's"):
+            exercises.solution(source, rel)
 
     def test_key_tests_are_the_builds(self):
         if not CTEST:

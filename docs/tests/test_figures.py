@@ -1,10 +1,12 @@
 """docs.figures: every figure the site's build draws, from the committed records (docs/results/,
 bench/tuning/), read at a glance (docs/sitegen/drawing.py says what each check means):
-  - no text over another text, across a line, a marker, an axes' frame or a shape's edge, or off
-    the figure; no legend over the data; no text rotated at a slant or longer than three lines;
+  - no text over another text, or beside another closer than a space between two words, across a
+    line, a marker, an axes' frame or a shape's edge, or off the figure; no legend over the data;
+    no text rotated at a slant or longer than three lines, none that lines up its parts with spaces;
   - every legend entry (a line with a label) shows: not hidden under the others;
-  - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), so that
-    none is scaled down or cut at 1024 or 1280 pixels;
+  - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), less the
+    indent of the list items and answer folds a page shows it in, so that none is scaled down or cut
+    at 1024 or 1280 pixels;
   - every caption the generator writes (\\image html NAME "caption") at most three lines in that
     column.
 And the checks themselves, each on a figure made to break it (a check that cannot fail is no check).
@@ -54,6 +56,21 @@ class Checks(unittest.TestCase):
         ax.text(5.1, 5, "eight")
         self.assertIn("'seven' overlaps the text 'eight'", self.faults(fig))
 
+    def test_texts_run_together(self):
+        """Two labels side by side closer than a space between words read as one; a space and more
+        apart, or one above the other, they do not."""
+        from sitegen import drawing
+        fig, ax = self.figure()
+        first = ax.text(1, 5, "CPU BLAS", fontsize=8)
+        right = ax.transData.inverted().transform((first.get_window_extent(drawing.renderer(fig)).x1 + 1.5, 0))[0]
+        ax.text(right, 5, "CLBlast", fontsize=8)
+        ax.text(1, 2, "apart", fontsize=8)
+        ax.text(3, 2, "enough", fontsize=8)
+        ax.text(7, 8.6, "above", fontsize=8)
+        ax.text(7, 8, "below", fontsize=8)
+        faults = self.faults(fig)
+        self.assertEqual(faults, ["'CPU BLAS' runs into the text 'CLBlast' (closer than a space between two words)"])
+
     def test_text_across_a_line(self):
         fig, ax = self.figure()
         ax.plot([0, 10], [0, 10], gid="the roof")
@@ -88,6 +105,14 @@ class Checks(unittest.TestCase):
         self.assertIn("'4095' is rotated by 45 degrees: draw it level or upright", faults)
         self.assertIn("'one\\ntwo\\nthree\\nfour' has 4 lines (at most 3: the rest belongs in the page's text)", faults)
 
+    def test_parts_lined_up_with_spaces(self):
+        """A text that lines up its parts with runs of spaces (a key's names over its swatches) drifts
+        in another font; one space between words is prose."""
+        fig, ax = self.figure()
+        ax.text(1, 2, "a0  a1  a2")
+        ax.text(1, 6, "one space between words")
+        self.assertEqual([f.split(" lines up")[0] for f in self.faults(fig)], ["'a0  a1  a2'"])
+
     def test_legend_over_the_data(self):
         fig, ax = self.figure()
         ax.plot([0, 10], [9.5, 9.5], label="a line along the top")
@@ -119,6 +144,20 @@ class Checks(unittest.TestCase):
                 "squares of 2 x 2")
         self.assertGreater(caption_lines(long, drawing.WIDTH_PX), 3)
 
+    def test_places_of_figures(self):
+        """A figure's place: in a list item (and its nested items), in an answer fold, through an
+        included snippet; and the width it may take there."""
+        from sitegen import drawing
+        snippet = "- **a**: text\n\n  \\image html in_list.svg \"c\"\n\nplain\n\n\\image html plain.svg \"c\"\n"
+        page = ("\\htmlonly[block]<details class=\"solution\"><summary>A</summary>\\endhtmlonly\n\n"
+                "\\includedoc snip.md\n\n\\htmlonly[block]</details>\\endhtmlonly\n\n\\includedoc snip.md\n\n"
+                "- one\n  - two\n\n    \\image html nested.svg\n")
+        places = drawing.figure_places({"page.md": page}, {"snip.md": snippet})
+        self.assertEqual(sorted(p[:2] for p in places["in_list.svg"]), [(1, 0), (1, 1)])
+        self.assertEqual(sorted(p[:2] for p in places["plain.svg"]), [(0, 0), (0, 1)])
+        self.assertEqual(places["nested.svg"][0][:2], (2, 0))
+        self.assertEqual(drawing.width_px(1, 1), drawing.WIDTH_PX - drawing.LIST_INDENT_PX - drawing.FOLD_INDENT_PX)
+
     def test_placer_keeps_labels_apart(self):
         from sitegen import drawing
         fig, ax = self.figure()
@@ -129,6 +168,24 @@ class Checks(unittest.TestCase):
             place.add(ax, (5, y), str(n), drawing.ring())
         self.assertEqual(place.place(), [])
         self.assertEqual(self.faults(fig), [])
+
+
+def read_md(*dirs):
+    """{file name: text} of the Markdown files in dirs."""
+    out = {}
+    for d in dirs:
+        for path in sorted(glob.glob(os.path.join(d, "*.md"))):
+            with open(path, encoding="utf-8") as f:
+                out[os.path.basename(path)] = f.read()
+    return out
+
+
+def svg_width_px(path):
+    with open(path, encoding="utf-8") as f:
+        head = f.read(2000)
+    m = re.search(r'<svg[^>]*\swidth="([\d.]+)(pt|px)?"', head)
+    assert m, f"{path}: no width attribute"
+    return float(m.group(1)) * (4 / 3 if m.group(2) in ("pt", None) else 1)
 
 
 def caption_lines(text, width_px):
@@ -178,16 +235,32 @@ class BuiltFigures(unittest.TestCase):
                 self.assertEqual(faults, [])
 
     def test_width(self):
+        """No figure wider than the column it stands in at 1024 pixels: the text column, less a list
+        item's indent or an answer fold's where a page shows it inside one (drawing.figure_places(),
+        from the pages and the snippets they include)."""
         from sitegen import drawing
+        places = drawing.figure_places(read_md(os.path.join(SOURCE, "docs"), os.path.join(self.tmp.name, "docs")),
+                                       read_md(self.tmp.name))
         for path in sorted(glob.glob(os.path.join(self.tmp.name, "*.svg"))):
-            with open(path, encoding="utf-8") as f:
-                head = f.read(2000)
-            m = re.search(r'<svg[^>]*\swidth="([\d.]+)(pt|px)?"', head)
-            self.assertIsNotNone(m, f"{path}: no width attribute")
-            px = float(m.group(1)) * (4 / 3 if m.group(2) in ("pt", None) else 1)
-            with self.subTest(figure=os.path.basename(path)):
+            px = svg_width_px(path)
+            name = os.path.basename(path)
+            with self.subTest(figure=name):
                 self.assertLessEqual(px, drawing.WIDTH_PX + 0.5,
                                      "wider than the text column at 1024 pixels: scaled down or cut there")
+                for lists, folds, where in places.get(name, []):
+                    self.assertLessEqual(px, drawing.width_px(lists, folds) + 0.5,
+                                         f"{px:.0f} px wide, but {where} shows it in {lists} list item(s) and "
+                                         f"{folds} answer fold(s), {drawing.width_px(lists, folds)} px wide at 1024 "
+                                         "pixels: scaled down there")
+
+    def test_every_figure_shown(self):
+        """Every figure drawn is shown by a page (so that test_width knows where it stands)."""
+        from sitegen import drawing
+        places = drawing.figure_places(read_md(os.path.join(SOURCE, "docs"), os.path.join(self.tmp.name, "docs")),
+                                       read_md(self.tmp.name))
+        for path in sorted(glob.glob(os.path.join(self.tmp.name, "*.svg"))):
+            with self.subTest(figure=os.path.basename(path)):
+                self.assertIn(os.path.basename(path), places)
 
     def test_captions(self):
         from sitegen import drawing

@@ -278,7 +278,7 @@ class Geometry(unittest.TestCase):
         s = next((s for s in self.steps if s.name == "kernel09_split_k"), None)
         if s is None:
             self.skipTest("no step 9")
-        bug = os.path.join(SOURCE, "docs", "exercises", "step09_bug_slice_bounds.cl")
+        bug = os.path.join(SOURCE, "docs", "exercises", "step09_bug.cl")
         d = stepdefs.get(s.name)
         P, size = dict(self.defaults[s.name]["gpu"], **SPLIT_SMALL, SLICES=4), (32, 32, 48)
         self.assertEqual(d.geometry(P, size).split_rows, 1)  # its one row of blocks is split
@@ -292,7 +292,7 @@ class Geometry(unittest.TestCase):
         s = next((s for s in self.steps if s.name == "kernel10_async_copy"), None)
         if s is None:
             self.skipTest("no step 10")
-        bug = os.path.join(SOURCE, "docs", "exercises", "step10_bug_ring.cl")
+        bug = os.path.join(SOURCE, "docs", "exercises", "step10_bug.cl")
         d = stepdefs.get(s.name)
         for copy in (0, 1):
             P, size = dict(self.defaults[s.name]["gpu"], **SPLIT_SMALL, STAGES=2, SLICES=1, COPY=copy), (32, 32, 40)
@@ -342,7 +342,7 @@ class Geometry(unittest.TestCase):
         s7 = next((s for s in self.steps if s.name == "kernel07_double_buffering"), None)
         if s7:
             P = dict(self.defaults[s7.name]["gpu"], TSM=32, TSN=32, TSK=8, WPTM=4, WPTN=4, WIDTH=4)
-            with open(os.path.join(SOURCE, "docs", "exercises", "step07_bug_one_buffer.cl"), encoding="utf-8") as f:
+            with open(os.path.join(SOURCE, "docs", "exercises", "step07_bug.cl"), encoding="utf-8") as f:
                 cases.append(("exercise 7.1", s7, P, f.read()))
         s10 = next((s for s in self.steps if s.name == "kernel10_async_copy"), None)
         if s10:

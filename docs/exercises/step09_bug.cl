@@ -1,7 +1,7 @@
-// Exercise 8.1 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
-// those of kernel08_warp_tiling/warp_tiling.cl. The page's commands:
-//   build/kernel08_warp_tiling/kernel08_warp_tiling --kernel-file docs/exercises/step08_bug_warp_index.cl --size 128 -D TSM=64 -D TSN=64 -D TSK=16 -D WTM=32 -D WTN=32 -D WPTM=8 -D WPTN=8 -D WIDTH=8
-//   build/kernel08_warp_tiling/kernel08_warp_tiling --kernel-file docs/exercises/step08_bug_warp_index.cl --size 128 -D TSM=64 -D TSN=64 -D TSK=16 -D WTM=32 -D WTN=64 -D WPTM=8 -D WPTN=8 -D WIDTH=8
+// Exercise 9.1 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
+// those of kernel09_split_k/split_k.cl. The page's commands:
+//   build/kernel09_split_k/kernel09_split_k --kernel-file docs/exercises/step09_bug.cl -m 128 -n 128 -k 128 -D TSM=32 -D TSN=64 -D TSK=16 -D WTM=32 -D WTN=64 -D WPTM=8 -D WPTN=8 -D WIDTH=8 -D SLICES=4
+//   build/kernel09_split_k/kernel09_split_k --kernel-file docs/exercises/step09_bug.cl -m 128 -n 128 -k 96 -D TSM=32 -D TSN=64 -D TSK=16 -D WTM=32 -D WTN=64 -D WPTM=8 -D WPTN=8 -D WIDTH=8 -D SLICES=4
 
 #if WIDTH == 1
     typedef float floatX;
@@ -70,17 +70,25 @@ void pad(const int rows, const int cols,
 }
 
 __kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
-void unpad(const int rows, const int cols, const int paddedCols,
-           const float beta,
-           const __global floatX* in,
+void unpad(const int rows, const int cols, const int paddedRows, const int paddedCols,
+           const int firstRow, const int splitFrom, const int slices, const float beta,
+           const __global floatX* in, const __global floatX* copies,
            __global float* out)
 {
     const int vcol = get_global_id(0);
-    const int row = get_global_id(1);
+    const int row = firstRow + get_global_id(1);
     if (row >= rows || vcol*WIDTH >= cols)
         return;
+    floatX sum;
+    if (row < splitFrom) {
+        sum = in[row*(paddedCols/WIDTH) + vcol];
+    } else {
+        sum = 0.0f;
+        for (int s = 0; s < slices; s++)
+            sum += copies[(row - splitFrom + s*(paddedRows - splitFrom))*(paddedCols/WIDTH) + vcol];
+    }
     float value[WIDTH];
-    vstoreX(in[row*(paddedCols/WIDTH) + vcol], 0, value);
+    vstoreX(sum, 0, value);
     #pragma unroll
     for (int i = 0; i < WIDTH; i++) {
         const int col = vcol*WIDTH + i;
@@ -101,7 +109,7 @@ void loadTiles(const int t, const int tid, const int M, const int N,
     #pragma unroll
     for (int l = 0; l < LPTA; l++) {
         const int i = tid + l*THREADS, k = i / (TSM/WIDTH), m = i % (TSM/WIDTH);
-        Anext[l] = AT[(t*TSK + k)*(M/WIDTH) + get_group_id(1)*(TSM/WIDTH) + m];
+        Anext[l] = AT[(t*TSK + k)*(M/WIDTH) + m];
     }
     #pragma unroll
     for (int l = 0; l < LPTB; l++) {
@@ -115,14 +123,16 @@ void sgemm(const int M, const int N, const int K,
            const float alpha, const float beta,
            const __global floatX* AT,
            const __global floatX* B,
-           __global floatX* C)
+           __global floatX* C,
+           __global floatX* copies,
+           const int splitRows)
 {
     const int localCol = get_local_id(0);
     const int localRow = get_local_id(1);
     const int tid = localRow*RTSN + localCol;
 
     const int warp = tid / WARP, lane = tid % WARP;
-    const int warpRow = warp / (TSN/WTN), warpCol = warp % (TSM/WTM);
+    const int warpRow = warp / (TSN/WTN), warpCol = warp % (TSN/WTN);
 #if LANE_SQUARES
     const int square = lane / 4;
     const int laneRow = (square / (LANESN/2))*2 + (lane / 2) % 2;
@@ -132,6 +142,15 @@ void sgemm(const int M, const int N, const int K,
 #endif
     const int rowBase = warpRow*(WTM/WIDTH) + laneRow;
     const int colBase = warpCol*(WTN/WIDTH) + laneCol;
+
+    const int fullRows = M/TSM - splitRows;
+    const int split = get_group_id(1) >= fullRows;
+    const int blockRow = split ? fullRows + (get_group_id(1) - fullRows) % splitRows : get_group_id(1);
+    const int slice = split ? (get_group_id(1) - fullRows) / splitRows : 0;
+    const int slices = split ? (get_num_groups(1) - fullRows) / splitRows : 1;
+    const int firstTile = slice*((K/TSK)/slices), numTiles = (K/TSK)/slices;
+    AT += firstTile*TSK*(M/WIDTH) + blockRow*(TSM/WIDTH);
+    B += firstTile*TSK*(N/WIDTH);
 
     __local floatX Asub[2][TSK][TSM/WIDTH];
     __local floatX Bsub[2][TSK][TSN/WIDTH];
@@ -146,7 +165,6 @@ void sgemm(const int M, const int N, const int K,
     floatX Anext[LPTA], Bnext[LPTB];
     loadTiles(0, tid, M, N, AT, B, Anext, Bnext);
 
-    const int numTiles = K/TSK;
     for (int t = 0; t < numTiles; t++) {
         const int buf = t % 2;
 
@@ -190,7 +208,10 @@ void sgemm(const int M, const int N, const int K,
         for (int wn = 0; wn < WPTN/WIDTH; wn++) {
             const int col = get_group_id(0)*(TSN/WIDTH) + colBase + wn*LANESN;
             const int idx = row*(N/WIDTH) + col;
-            C[idx] = (beta == 0.0f) ? alpha*acc[wm][wn] : alpha*acc[wm][wn] + beta*C[idx];
+            if (split)
+                copies[idx - fullRows*TSM*(N/WIDTH)] = alpha*acc[wm][wn];
+            else
+                C[idx] = (beta == 0.0f) ? alpha*acc[wm][wn] : alpha*acc[wm][wn] + beta*C[idx];
         }
     }
 }

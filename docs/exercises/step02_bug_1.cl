@@ -1,6 +1,7 @@
-// Exercise 2.2 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
+// Exercise 2.1 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
 // those of kernel02_tiled/tiled.cl. The page's commands:
-//   build/kernel02_tiled/kernel02_tiled --kernel-file docs/exercises/step02_bug_no_barrier.cl --size 64
+//   build/kernel02_tiled/kernel02_tiled --kernel-file docs/exercises/step02_bug_1.cl --size 64
+//   tests/oclgrind_check.sh --data-races build/kernel02_tiled/kernel02_tiled --kernel-file docs/exercises/step02_bug_1.cl --size 32 -D TS=16 --repeat 1 --warmup 0
 
 __kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
 void sgemm(const int M, const int N, const int K,
@@ -23,6 +24,7 @@ void sgemm(const int M, const int N, const int K,
         Asub[localRow][localCol] = A[row*K + t*TS + localCol];
         Bsub[localRow][localCol] = B[(t*TS + localRow)*N + col];
 
+        barrier(CLK_LOCAL_MEM_FENCE);
 
         for (int k = 0; k < TS; k++)
             acc += Asub[localRow][k] * Bsub[k][localCol];

@@ -1,7 +1,7 @@
 // Exercise 4.2 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
 // those of kernel04_transpose/transpose.cl. The page's commands:
-//   build/kernel04_transpose/kernel04_transpose --kernel-file docs/exercises/step04_bug_transpose_barrier.cl -m 64 -n 64 -k 64
-//   tests/oclgrind_check.sh --data-races build/kernel04_transpose/kernel04_transpose --kernel-file docs/exercises/step04_bug_transpose_barrier.cl --size 32 -D TSM=32 -D TSN=32 -D TSK=16 --repeat 1 --warmup 0
+//   build/kernel04_transpose/kernel04_transpose --kernel-file docs/exercises/step04_bug_2.cl -m 64 -n 64 -k 64
+//   tests/oclgrind_check.sh --data-races build/kernel04_transpose/kernel04_transpose --kernel-file docs/exercises/step04_bug_2.cl --size 32 -D TSM=32 -D TSN=32 -D TSK=16 --repeat 1 --warmup 0
 
 #if WIDTH == 1
     typedef float floatX;

@@ -1,7 +1,7 @@
 // Exercise 3.2 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
 // those of kernel03_vectorized/vectorized.cl. The page's commands:
-//   build/kernel03_vectorized/kernel03_vectorized --kernel-file docs/exercises/step03_bug_vector_index.cl -m 64 -n 128 -k 192 -D TS=16 -D WIDTH=4
-//   build/kernel03_vectorized/kernel03_vectorized --kernel-file docs/exercises/step03_bug_vector_index.cl -m 64 -n 128 -k 192 -D TS=16 -D WIDTH=1
+//   build/kernel03_vectorized/kernel03_vectorized --kernel-file docs/exercises/step03_bug.cl -m 64 -n 128 -k 192 -D TS=16 -D WIDTH=4
+//   build/kernel03_vectorized/kernel03_vectorized --kernel-file docs/exercises/step03_bug.cl -m 64 -n 128 -k 192 -D TS=16 -D WIDTH=1
 
 #if WIDTH == 1
     typedef float floatX;

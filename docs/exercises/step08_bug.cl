@@ -1,8 +1,7 @@
-// Exercise 6.1 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
-// those of kernel06_padding/padding.cl. The page's commands:
-//   build/kernel06_padding/kernel06_padding --kernel-file docs/exercises/step06_bug_pad.cl -m 128 -n 128 -k 128
-//   build/kernel06_padding/kernel06_padding --kernel-file docs/exercises/step06_bug_pad.cl -m 100 -n 64 -k 64 -D TSN=64 -D TSK=16
-//   build/kernel06_padding/kernel06_padding --kernel-file docs/exercises/step06_bug_pad.cl -m 100 -n 50 -k 77
+// Exercise 8.1 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
+// those of kernel08_warp_tiling/warp_tiling.cl. The page's commands:
+//   build/kernel08_warp_tiling/kernel08_warp_tiling --kernel-file docs/exercises/step08_bug.cl --size 128 -D TSM=64 -D TSN=64 -D TSK=16 -D WTM=32 -D WTN=32 -D WPTM=8 -D WPTN=8 -D WIDTH=8
+//   build/kernel08_warp_tiling/kernel08_warp_tiling --kernel-file docs/exercises/step08_bug.cl --size 128 -D TSM=64 -D TSN=64 -D TSK=16 -D WTM=32 -D WTN=64 -D WPTM=8 -D WPTN=8 -D WIDTH=8
 
 #if WIDTH == 1
     typedef float floatX;
@@ -25,6 +24,10 @@
 #define RTSM ((TSM)/(WPTM))
 #define RTSN ((TSN)/(WPTN))
 #define THREADS (RTSM*RTSN)
+
+#define LANESM ((WTM)/(WPTM))
+#define LANESN ((WTN)/(WPTN))
+#define WARP (LANESM*LANESN)
 
 __kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
 void transpose(const int rows, const int cols,
@@ -55,7 +58,7 @@ void pad(const int rows, const int cols,
 {
     const int vcol = get_global_id(0);
     const int row = get_global_id(1);
-    if (row >= rows || vcol*WIDTH >= cols)
+    if (row >= paddedRows || vcol >= paddedCols/WIDTH)
         return;
     float value[WIDTH];
     #pragma unroll
@@ -88,6 +91,25 @@ void unpad(const int rows, const int cols, const int paddedCols,
     }
 }
 
+#define LPTA ((TSK*(TSM/WIDTH))/THREADS)
+#define LPTB ((TSK*(TSN/WIDTH))/THREADS)
+
+void loadTiles(const int t, const int tid, const int M, const int N,
+                const __global floatX* AT, const __global floatX* B,
+                floatX Anext[LPTA], floatX Bnext[LPTB])
+{
+    #pragma unroll
+    for (int l = 0; l < LPTA; l++) {
+        const int i = tid + l*THREADS, k = i / (TSM/WIDTH), m = i % (TSM/WIDTH);
+        Anext[l] = AT[(t*TSK + k)*(M/WIDTH) + get_group_id(1)*(TSM/WIDTH) + m];
+    }
+    #pragma unroll
+    for (int l = 0; l < LPTB; l++) {
+        const int i = tid + l*THREADS, k = i / (TSN/WIDTH), n = i % (TSN/WIDTH);
+        Bnext[l] = B[(t*TSK + k)*(N/WIDTH) + get_group_id(0)*(TSN/WIDTH) + n];
+    }
+}
+
 __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
 void sgemm(const int M, const int N, const int K,
            const float alpha, const float beta,
@@ -99,8 +121,20 @@ void sgemm(const int M, const int N, const int K,
     const int localRow = get_local_id(1);
     const int tid = localRow*RTSN + localCol;
 
-    __local floatX Asub[TSK][TSM/WIDTH];
-    __local floatX Bsub[TSK][TSN/WIDTH];
+    const int warp = tid / WARP, lane = tid % WARP;
+    const int warpRow = warp / (TSN/WTN), warpCol = warp % (TSM/WTM);
+#if LANE_SQUARES
+    const int square = lane / 4;
+    const int laneRow = (square / (LANESN/2))*2 + (lane / 2) % 2;
+    const int laneCol = (square % (LANESN/2))*2 + lane % 2;
+#else
+    const int laneRow = lane / LANESN, laneCol = lane % LANESN;
+#endif
+    const int rowBase = warpRow*(WTM/WIDTH) + laneRow;
+    const int colBase = warpCol*(WTN/WIDTH) + laneCol;
+
+    __local floatX Asub[2][TSK][TSM/WIDTH];
+    __local floatX Bsub[2][TSK][TSN/WIDTH];
 
     floatX acc[WPTM][WPTN/WIDTH];
     #pragma unroll
@@ -109,44 +143,52 @@ void sgemm(const int M, const int N, const int K,
         for (int wn = 0; wn < WPTN/WIDTH; wn++)
             acc[wm][wn] = 0.0f;
 
-    for (int t = 0; t < K/TSK; t++) {
+    floatX Anext[LPTA], Bnext[LPTB];
+    loadTiles(0, tid, M, N, AT, B, Anext, Bnext);
 
-        for (int i = tid; i < TSK*(TSM/WIDTH); i += THREADS) {
-            const int k = i / (TSM/WIDTH), m = i % (TSM/WIDTH);
-            Asub[k][m] = AT[(t*TSK + k)*(M/WIDTH) + get_group_id(1)*(TSM/WIDTH) + m];
+    const int numTiles = K/TSK;
+    for (int t = 0; t < numTiles; t++) {
+        const int buf = t % 2;
+
+        #pragma unroll
+        for (int l = 0; l < LPTA; l++) {
+            const int i = tid + l*THREADS;
+            Asub[buf][i / (TSM/WIDTH)][i % (TSM/WIDTH)] = Anext[l];
         }
-        for (int i = tid; i < TSK*(TSN/WIDTH); i += THREADS) {
-            const int k = i / (TSN/WIDTH), n = i % (TSN/WIDTH);
-            Bsub[k][n] = B[(t*TSK + k)*(N/WIDTH) + get_group_id(0)*(TSN/WIDTH) + n];
+        #pragma unroll
+        for (int l = 0; l < LPTB; l++) {
+            const int i = tid + l*THREADS;
+            Bsub[buf][i / (TSN/WIDTH)][i % (TSN/WIDTH)] = Bnext[l];
         }
 
         barrier(CLK_LOCAL_MEM_FENCE);
+
+        if (t + 1 < numTiles)
+            loadTiles(t + 1, tid, M, N, AT, B, Anext, Bnext);
 
         for (int k = 0; k < TSK; k++) {
             float Areg[WPTM];
             #pragma unroll
             for (int i = 0; i < WPTM/WIDTH; i++)
-                vstoreX(Asub[k][localRow + i*RTSM], i, Areg);
+                vstoreX(Asub[buf][k][rowBase + i*LANESM], i, Areg);
             floatX Breg[WPTN/WIDTH];
             #pragma unroll
             for (int wn = 0; wn < WPTN/WIDTH; wn++)
-                Breg[wn] = Bsub[k][localCol + wn*RTSN];
+                Breg[wn] = Bsub[buf][k][colBase + wn*LANESN];
             #pragma unroll
             for (int wm = 0; wm < WPTM; wm++)
                 #pragma unroll
                 for (int wn = 0; wn < WPTN/WIDTH; wn++)
                     acc[wm][wn] += Areg[wm] * Breg[wn];
         }
-
-        barrier(CLK_LOCAL_MEM_FENCE);
     }
 
     #pragma unroll
     for (int wm = 0; wm < WPTM; wm++) {
-        const int row = get_group_id(1)*TSM + (localRow + (wm/WIDTH)*RTSM)*WIDTH + wm%WIDTH;
+        const int row = get_group_id(1)*TSM + (rowBase + (wm/WIDTH)*LANESM)*WIDTH + wm%WIDTH;
         #pragma unroll
         for (int wn = 0; wn < WPTN/WIDTH; wn++) {
-            const int col = get_group_id(0)*(TSN/WIDTH) + localCol + wn*RTSN;
+            const int col = get_group_id(0)*(TSN/WIDTH) + colBase + wn*LANESN;
             const int idx = row*(N/WIDTH) + col;
             C[idx] = (beta == 0.0f) ? alpha*acc[wm][wn] : alpha*acc[wm][wn] + beta*C[idx];
         }

@@ -1,8 +1,8 @@
 // Exercise 10.1 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
 // those of kernel10_async_copy/async_copy.cl. The page's commands:
-//   build/kernel10_async_copy/kernel10_async_copy --kernel-file docs/exercises/step10_bug_ring.cl -m 128 -n 128 -k 32 -D TSM=32 -D TSN=64 -D TSK=16 -D WTM=32 -D WTN=64 -D WPTM=8 -D WPTN=8 -D WIDTH=8 -D COPY=0 -D STAGES=3 -D SLICES=1
-//   build/kernel10_async_copy/kernel10_async_copy --kernel-file docs/exercises/step10_bug_ring.cl -m 128 -n 128 -k 128 -D TSM=32 -D TSN=64 -D TSK=16 -D WTM=32 -D WTN=64 -D WPTM=8 -D WPTN=8 -D WIDTH=8 -D COPY=0 -D STAGES=3 -D SLICES=1
-//   build/kernel10_async_copy/kernel10_async_copy --kernel-file docs/exercises/step10_bug_ring.cl -m 128 -n 128 -k 128 -D TSM=32 -D TSN=64 -D TSK=16 -D WTM=32 -D WTN=64 -D WPTM=8 -D WPTN=8 -D WIDTH=8 -D COPY=0 -D STAGES=4 -D SLICES=1
+//   build/kernel10_async_copy/kernel10_async_copy --kernel-file docs/exercises/step10_bug.cl -m 128 -n 128 -k 32 -D TSM=32 -D TSN=64 -D TSK=16 -D WTM=32 -D WTN=64 -D WPTM=8 -D WPTN=8 -D WIDTH=8 -D COPY=0 -D STAGES=3 -D SLICES=1
+//   build/kernel10_async_copy/kernel10_async_copy --kernel-file docs/exercises/step10_bug.cl -m 128 -n 128 -k 128 -D TSM=32 -D TSN=64 -D TSK=16 -D WTM=32 -D WTN=64 -D WPTM=8 -D WPTN=8 -D WIDTH=8 -D COPY=0 -D STAGES=3 -D SLICES=1
+//   build/kernel10_async_copy/kernel10_async_copy --kernel-file docs/exercises/step10_bug.cl -m 128 -n 128 -k 128 -D TSM=32 -D TSN=64 -D TSK=16 -D WTM=32 -D WTN=64 -D WPTM=8 -D WPTN=8 -D WIDTH=8 -D COPY=0 -D STAGES=4 -D SLICES=1
 
 #if WIDTH == 1
     typedef float floatX;

@@ -1,7 +1,7 @@
 // Exercise 4.1 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
 // those of kernel04_transpose/transpose.cl. The page's commands:
-//   build/kernel04_transpose/kernel04_transpose --kernel-file docs/exercises/step04_bug_transpose_index.cl -m 64 -n 64 -k 64
-//   build/kernel04_transpose/kernel04_transpose --kernel-file docs/exercises/step04_bug_transpose_index.cl -m 128 -n 64 -k 192
+//   build/kernel04_transpose/kernel04_transpose --kernel-file docs/exercises/step04_bug_1.cl -m 64 -n 64 -k 64
+//   build/kernel04_transpose/kernel04_transpose --kernel-file docs/exercises/step04_bug_1.cl -m 128 -n 64 -k 192
 
 #if WIDTH == 1
     typedef float floatX;

@@ -1,21 +1,25 @@
-// Exercise 5.1 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
-// those of kernel05_register_blocking/register_blocking.cl. The page's commands:
-//   build/kernel05_register_blocking/kernel05_register_blocking --kernel-file docs/exercises/step05_bug_block_index.cl -m 128 -n 128 -k 64 -D TSM=32 -D TSN=64 -D TSK=16 -D WPTM=8 -D WPTN=8 -D WIDTH=8
-//   build/kernel05_register_blocking/kernel05_register_blocking --kernel-file docs/exercises/step05_bug_block_index.cl -m 128 -n 128 -k 64 -D TSM=32 -D TSN=64 -D TSK=16 -D WPTM=8 -D WPTN=8 -D WIDTH=4
-//   build/kernel05_register_blocking/kernel05_register_blocking --kernel-file docs/exercises/step05_bug_block_index.cl -m 128 -n 128 -k 64 -D TSM=64 -D TSN=64 -D TSK=16 -D WPTM=16 -D WPTN=8 -D WIDTH=8
+// Exercise 6.1 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
+// those of kernel06_padding/padding.cl. The page's commands:
+//   build/kernel06_padding/kernel06_padding --kernel-file docs/exercises/step06_bug.cl -m 128 -n 128 -k 128
+//   build/kernel06_padding/kernel06_padding --kernel-file docs/exercises/step06_bug.cl -m 100 -n 64 -k 64 -D TSN=64 -D TSK=16
+//   build/kernel06_padding/kernel06_padding --kernel-file docs/exercises/step06_bug.cl -m 100 -n 50 -k 77
 
 #if WIDTH == 1
     typedef float floatX;
     #define vstoreX(v, i, p) ((p)[i] = (v))
+    #define vloadX(i, p) ((p)[i])
 #elif WIDTH == 2
     typedef float2 floatX;
     #define vstoreX vstore2
+    #define vloadX vload2
 #elif WIDTH == 4
     typedef float4 floatX;
     #define vstoreX vstore4
+    #define vloadX vload4
 #elif WIDTH == 8
     typedef float8 floatX;
     #define vstoreX vstore8
+    #define vloadX vload8
 #endif
 
 #define RTSM ((TSM)/(WPTM))
@@ -24,6 +28,7 @@
 
 __kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
 void transpose(const int rows, const int cols,
+               const int paddedRows, const int paddedCols,
                const __global float* in,
                __global float* out)
 {
@@ -33,14 +38,54 @@ void transpose(const int rows, const int cols,
     __local float tile[TRANSPOSE_TILE][TRANSPOSE_TILE + TRANSPOSE_PAD];
     const int inCol = get_group_id(0)*TRANSPOSE_TILE + tx;
     const int inRow = get_group_id(1)*TRANSPOSE_TILE + ty;
-    if (inRow < rows && inCol < cols)
-        tile[ty][tx] = in[inRow*cols + inCol];
+    tile[ty][tx] = (inRow < rows && inCol < cols) ? in[inRow*cols + inCol] : 0.0f;
     barrier(CLK_LOCAL_MEM_FENCE);
 
     const int outCol = get_group_id(1)*TRANSPOSE_TILE + tx;
     const int outRow = get_group_id(0)*TRANSPOSE_TILE + ty;
-    if (outRow < cols && outCol < rows)
-        out[outRow*rows + outCol] = tile[tx][ty];
+    if (outRow < paddedCols && outCol < paddedRows)
+        out[outRow*paddedRows + outCol] = tile[tx][ty];
+}
+
+__kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
+void pad(const int rows, const int cols,
+         const int paddedRows, const int paddedCols,
+         const __global float* in,
+         __global floatX* out)
+{
+    const int vcol = get_global_id(0);
+    const int row = get_global_id(1);
+    if (row >= rows || vcol*WIDTH >= cols)
+        return;
+    float value[WIDTH];
+    #pragma unroll
+    for (int i = 0; i < WIDTH; i++) {
+        const int col = vcol*WIDTH + i;
+        value[i] = (row < rows && col < cols) ? in[row*cols + col] : 0.0f;
+    }
+    out[row*(paddedCols/WIDTH) + vcol] = vloadX(0, value);
+}
+
+__kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
+void unpad(const int rows, const int cols, const int paddedCols,
+           const float beta,
+           const __global floatX* in,
+           __global float* out)
+{
+    const int vcol = get_global_id(0);
+    const int row = get_global_id(1);
+    if (row >= rows || vcol*WIDTH >= cols)
+        return;
+    float value[WIDTH];
+    vstoreX(in[row*(paddedCols/WIDTH) + vcol], 0, value);
+    #pragma unroll
+    for (int i = 0; i < WIDTH; i++) {
+        const int col = vcol*WIDTH + i;
+        if (col < cols) {
+            const int idx = row*cols + col;
+            out[idx] = (beta == 0.0f) ? value[i] : value[i] + beta*out[idx];
+        }
+    }
 }
 
 __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
@@ -98,7 +143,7 @@ void sgemm(const int M, const int N, const int K,
 
     #pragma unroll
     for (int wm = 0; wm < WPTM; wm++) {
-        const int row = get_group_id(1)*TSM + localRow*WPTM + wm;
+        const int row = get_group_id(1)*TSM + (localRow + (wm/WIDTH)*RTSM)*WIDTH + wm%WIDTH;
         #pragma unroll
         for (int wn = 0; wn < WPTN/WIDTH; wn++) {
             const int col = get_group_id(0)*(TSN/WIDTH) + localCol + wn*RTSN;

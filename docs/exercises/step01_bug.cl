@@ -1,7 +1,7 @@
 // Exercise 1.1 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
 // those of kernel01_naive/naive.cl. The page's commands:
-//   build/kernel01_naive/kernel01_naive --kernel-file docs/exercises/step01_bug_index.cl --size 64
-//   build/kernel01_naive/kernel01_naive --kernel-file docs/exercises/step01_bug_index.cl -m 64 -n 48 -k 80
+//   build/kernel01_naive/kernel01_naive --kernel-file docs/exercises/step01_bug.cl --size 64
+//   build/kernel01_naive/kernel01_naive --kernel-file docs/exercises/step01_bug.cl -m 64 -n 48 -k 80
 
 __kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
 void sgemm(const int M, const int N, const int K,

@@ -1,7 +1,7 @@
 // Exercise 2.4 of the exercises page (docs/exercises.md). Launch, parameters and constraints:
 // those of kernel01_naive/naive.cl. The page's commands:
-//   build/kernel01_naive/kernel01_naive --kernel-file docs/exercises/step02_bug_bounds.cl -m 64 -n 48 -k 80 -D TS=16
-//   build/kernel01_naive/kernel01_naive --kernel-file docs/exercises/step02_bug_bounds.cl -m 50 -n 40 -k 77 -D TS=16
+//   build/kernel01_naive/kernel01_naive --kernel-file docs/exercises/step02_bug_3.cl -m 64 -n 48 -k 80 -D TS=16
+//   build/kernel01_naive/kernel01_naive --kernel-file docs/exercises/step02_bug_3.cl -m 50 -n 40 -k 77 -D TS=16
 
 __kernel void sgemm(const int M, const int N, const int K,
                     const float alpha, const float beta,
