@@ -360,16 +360,14 @@ def hidden_series(fig):
             return numpy.abs(a - b).sum(axis=2) > 40
 
         everything = pixels()
+        # each line alone, and none of them (drawn once: the same for every line)
+        for l in labelled:
+            l.set_visible(False)
+        nothing = pixels()
         for line in labelled:
-            others = [l for l in labelled if l is not line]
-            for l in others:
-                l.set_visible(False)
+            line.set_visible(True)
             alone = pixels()
             line.set_visible(False)
-            nothing = pixels()
-            line.set_visible(True)
-            for l in others:
-                l.set_visible(True)
             # the pixels it colours, and those of them that look in the whole figure as they do with it alone
             footprint = differ(alone, nothing)
             shows = footprint & ~differ(everything, alone)
@@ -379,6 +377,8 @@ def hidden_series(fig):
                 share = 100 * shows.sum() / footprint.sum()
                 out.append(f"{line.get_label()!r} is hidden under the other lines: {share:.0f} % of its pixels show "
                            f"(at least {100 * VISIBLE:.0f} %)")
+        for l in labelled:
+            l.set_visible(True)
     return out
 
 
