@@ -20,6 +20,8 @@ docs/tests/test_drawings.py):
 
 Thin lines of a grid (a LineCollection thinner than THIN points, an axes' grid) are the paper the
 figure is drawn on: a text may cross them."""
+import os
+
 import numpy
 
 # The text column in a 1024-pixel window (Chromium): the 989 px of sitegen/checks.py at 1280, less
@@ -48,6 +50,15 @@ def on_save(hook):
     that removes it."""
     _HOOKS.append(hook)
     return lambda: _HOOKS.remove(hook)
+
+
+def check_every_figure():
+    """Checks every figure saved from now on as docs.figures does (layout_faults and hidden_series,
+    before it is saved, which leaves the file unchanged): returns the dict it fills, {file name:
+    faults}, the first figure saved under each name."""
+    found = {}
+    on_save(lambda fig, path: found.setdefault(os.path.basename(path), layout_faults(fig) + hidden_series(fig)))
+    return found
 
 
 def save(fig, path):
