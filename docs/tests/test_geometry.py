@@ -150,11 +150,27 @@ def plan(step, size, P, device=None, compute_capability=None):
     dev = ["--compute-units", str(device[0]), "--max-alloc", str(device[1])] if device else []
     if compute_capability is not None:
         dev += ["--compute-capability", str(compute_capability)]
-    proc = subprocess.run([os.path.join(PLAN_DUMP_DIR, f"plan_dump_{step}"), *dev, *map(str, size),
-                           *(f"{k}={v}" for k, v in P.items())], capture_output=True, text=True)
-    if proc.returncode not in (0, 2):
-        raise RuntimeError(f"plan_dump_{step} failed: {proc.stderr}")
-    return json.loads(proc.stdout)
+    proc = PLAN_DUMPS.get(step)
+    if proc is None:  # one process per step answers every plan asked of it, a line each (--batch)
+        proc = PLAN_DUMPS[step] = subprocess.Popen([os.path.join(PLAN_DUMP_DIR, f"plan_dump_{step}"), "--batch"],
+                                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                   stderr=subprocess.PIPE, text=True)
+    proc.stdin.write(" ".join([*dev, *map(str, size), *(f"{k}={v}" for k, v in P.items())]) + "\n")
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    if not line:
+        del PLAN_DUMPS[step]
+        raise RuntimeError(f"plan_dump_{step} failed: {proc.communicate()[1]}")
+    return json.loads(line)
+
+
+PLAN_DUMPS = {}
+
+
+def close_plan_dumps():
+    for proc in PLAN_DUMPS.values():
+        proc.communicate()
+    PLAN_DUMPS.clear()
 
 
 def element(buffer_rows_cols, flat):
@@ -611,4 +627,5 @@ class Geometry(unittest.TestCase):
 
 if __name__ == "__main__":
     SOURCE, PLAN_DUMP_DIR = sys.argv[1], sys.argv[2]
+    unittest.addModuleCleanup(close_plan_dumps)
     unittest.main(argv=sys.argv[:1] + sys.argv[3:], verbosity=1)
