@@ -71,7 +71,9 @@ def save(fig, path):
 def renderer(fig):
     """Draws fig with Agg (the layout as saved: the same fonts and sizes) and returns the renderer."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    canvas = FigureCanvasAgg(fig)
+    # the canvas of the draw before, where there was one: its renderer, kept while the figure's size
+    # is the same, keeps what it has laid out (a new one would parse every log-scale label again)
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
     canvas.draw()
     return canvas.get_renderer()
 
