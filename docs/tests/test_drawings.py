@@ -59,10 +59,17 @@ def hidden_items(fig):
     FigureCanvasAgg(fig).draw()
     box = fig.axes[1].get_window_extent()
     pixels = numpy.asarray(fig.canvas.buffer_rgba())[::-1][int(box.y0):int(box.y1), int(box.x0):int(box.x1), :3]
+    # a pixel shows a colour where each of its channels is within 3 of the colour's (0-255): looked up
+    # per channel in a table of the 256 values a channel can take (the same comparison, made 256
+    # times instead of once per pixel of a panel of millions)
+    channels = [numpy.ascontiguousarray(pixels[..., i]) for i in range(3)]
     hidden = []
     for _, color, label in diagrams.ITEMS:
         rgb = numpy.array(matplotlib.colors.to_rgb(color)) * 255
-        if not (abs(pixels - rgb).max(axis=2) < 3).any():
+        near = numpy.ones(channels[0].shape, bool)
+        for channel, value in zip(channels, rgb):
+            near &= (abs(numpy.arange(256) - value) < 3)[channel]
+        if not near.any():
             hidden.append(label)
     return hidden
 
