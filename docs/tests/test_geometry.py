@@ -168,9 +168,15 @@ PLAN_DUMPS = {}
 
 
 def close_plan_dumps():
-    for proc in PLAN_DUMPS.values():
-        proc.communicate()
+    """Ends the plan_dump processes: each must exit 0 (in a sanitized build, with no leak reported)."""
+    failed = []
+    for step, proc in PLAN_DUMPS.items():
+        err = proc.communicate()[1]
+        if proc.returncode != 0:
+            failed.append(f"plan_dump_{step} --batch exited with {proc.returncode}: {err}")
     PLAN_DUMPS.clear()
+    if failed:
+        raise RuntimeError("\n".join(failed))
 
 
 def element(buffer_rows_cols, flat):
