@@ -116,8 +116,13 @@ gemm_expect_robust(fails.exact.scaled.16x16x262144 1 "${exact_fail}" ${N1} -m 16
                    --kernel-file ${MUTANTS}/exact_scaled.cl)
 gemm_expect_robust(fails.exact.one_element_off.64x64x2048 1 "exact +FAIL: 1 of 4096 elements.*\\(row 63, col 63\\)"
                    ${N1} -m 64 -n 64 -k 2048 --beta -0.5 ${quick} --kernel-file ${MUTANTS}/exact_one_element_off.cl)
-foreach(seed 1 2 3 4 5 6 7 8)
-  gemm_expect_robust(fails.exact.last_term_dropped.8x8x3999985.seed${seed} 1 "${exact_fail}" ${N1} -m 8 -n 8
+# The last term dropped fails on every seed alike: at K = 3999985 A's rows are sparse with stride 2,
+# so the last term of K (an even k) is a nonzero integer in each even row, times a nonzero element
+# of B, and 32 of the 64 elements differ whatever the data (seeds 1 to 8 all gave exactly that, when
+# each had a test of its own): two seeds are kept, and they require those 32
+foreach(seed 1 2)
+  gemm_expect_robust(fails.exact.last_term_dropped.8x8x3999985.seed${seed} 1
+                     "exact +FAIL: 32 of 64 elements differ from the exact answer" ${N1} -m 8 -n 8
                      -k 3999985 --seed ${seed} ${quick} --kernel-file ${MUTANTS}/exact_last_term_dropped.cl)
 endforeach()
 # --no-exact leaves the exact check out (Oclgrind's clean runs use it): the scaled result then passes

@@ -1,12 +1,13 @@
 """The command line of the site generator (docs/render.py): loads the inputs once, then lets every
 output module write its files."""
 import argparse
+import json
 import os
 import sys
 
 from . import __doc__ as DESCRIPTION
-from . import (arithmetic, ceilings, diagrams, diffs, exercises, figures, fragments, local_reads, params, plots, prose,
-               stepdefs, tables, tuning_tables)
+from . import (arithmetic, ceilings, diagrams, diffs, drawing, exercises, figures, fragments, local_reads, params, plots,
+               prose, stepdefs, tables, tuning_tables)
 from .checks import check_html
 from .common import InputError, ToolError
 from .records import load_ptxas, load_tuning
@@ -29,6 +30,11 @@ class Context:
         self.ptxas = load_ptxas(self.tuning_dir, self.results)
         self.defaults = params.read_defaults(args.source)
 
+
+# Where set, the file to which every figure's faults are written, the figure checked as it is saved
+# (drawing.check_every_figure(): the checks of docs.figures, which reads the file): the test
+# docs.build sets it, so that the site is drawn once for both tests
+FIGURE_FAULTS = "GEMM_DOCS_FIGURE_FAULTS"
 
 # The modules that write the site's generated files, each with a render(ctx). A new kind of table
 # or picture goes into one of them (or a new module listed here).
@@ -54,8 +60,13 @@ def main():
     try:
         os.makedirs(args.out, exist_ok=True)
         ctx = Context(args)
+        faults_file = os.environ.get(FIGURE_FAULTS)
+        faults = drawing.check_every_figure() if faults_file else None
         for module in OUTPUTS:
             module.render(ctx)
+        if faults_file:
+            with open(faults_file, "w", encoding="utf-8") as f:
+                json.dump(faults, f, indent=1, sort_keys=True)
     except InputError as e:
         sys.stderr.write(f"render.py: error: {e}\n")
         return 2

@@ -23,6 +23,7 @@ docs/tests/test_drawings.py):
 
 Thin lines of a grid (a LineCollection thinner than THIN points, an axes' grid) are the paper the
 figure is drawn on: a text may cross them."""
+import os
 import re
 
 import numpy
@@ -115,6 +116,15 @@ def on_save(hook):
     return lambda: _HOOKS.remove(hook)
 
 
+def check_every_figure():
+    """Checks every figure saved from now on as docs.figures does (layout_faults and hidden_series,
+    before it is saved, which leaves the file unchanged): returns the dict it fills, {file name:
+    faults}, the first figure saved under each name."""
+    found = {}
+    on_save(lambda fig, path: found.setdefault(os.path.basename(path), layout_faults(fig) + hidden_series(fig)))
+    return found
+
+
 def save(fig, path):
     for hook in list(_HOOKS):
         hook(fig, path)
@@ -125,7 +135,9 @@ def save(fig, path):
 def renderer(fig):
     """Draws fig with Agg (the layout as saved: the same fonts and sizes) and returns the renderer."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    canvas = FigureCanvasAgg(fig)
+    # the canvas of the draw before, where there was one: its renderer, kept while the figure's size
+    # is the same, keeps what it has laid out (a new one would parse every log-scale label again)
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
     canvas.draw()
     return canvas.get_renderer()
 
@@ -442,16 +454,14 @@ def hidden_series(fig):
             return numpy.abs(a - b).sum(axis=2) > 40
 
         everything = pixels()
+        # each line alone, and none of them (drawn once: the same for every line)
+        for l in labelled:
+            l.set_visible(False)
+        nothing = pixels()
         for line in labelled:
-            others = [l for l in labelled if l is not line]
-            for l in others:
-                l.set_visible(False)
+            line.set_visible(True)
             alone = pixels()
             line.set_visible(False)
-            nothing = pixels()
-            line.set_visible(True)
-            for l in others:
-                l.set_visible(True)
             # the pixels it colours, and those of them that look in the whole figure as they do with it alone
             footprint = differ(alone, nothing)
             shows = footprint & ~differ(everything, alone)
@@ -461,6 +471,8 @@ def hidden_series(fig):
                 share = 100 * shows.sum() / footprint.sum()
                 out.append(f"{line.get_label()!r} is hidden under the other lines: {share:.0f} % of its pixels show "
                            f"(at least {100 * VISIBLE:.0f} %)")
+        for l in labelled:
+            l.set_visible(True)
     return out
 
 

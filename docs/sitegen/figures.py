@@ -145,8 +145,8 @@ def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN):
                   [(-4, dy, "right", va, None, (c.intensity / 1.6, value)) for dy, va in ((0, "center"), (3, "bottom"),
                                                                                          (-3, "top"))]
                   + drawing.ring(start=8), fontsize=7.5, color="#5a3d8a", leader_colour="#7a55b0")
-    # the points: those whose markers touch share a label (the highlighted step keeps its own)
-    drawing.renderer(fig)
+    # the points: those whose markers touch share a label (the highlighted step keeps its own), in
+    # the axes as tight_layout() left them
     px = [ax.transData.transform((c.intensity, c.measured)) for c in points]
     touching = 0.6 * 6 * fig.dpi / 72  # px: markers 6 points wide that overlap by more than half
     mine = [i for i, c in enumerate(points) if highlight is not None and c.step is highlight]

@@ -12,6 +12,10 @@
  *        "chosen": {"NAME": value}} for the plan with the "gpu" defaults overridden by NAME=VALUE
  *       (ranges are not checked: the runner does that before a plan runs), or {"refused": "message"}
  *       and exit 2; "chosen" holds the parameters the plan chose itself (step 9's SLICES=0, SPLIT_ROWS=0, step 10's COPY=2), if any.
+ *   plan_dump_<step> --batch
+ *       the same for each line of stdin, which holds the arguments above (without --defaults), one JSON
+ *       line each; a wrong line ends the run as it would end a single one (test_geometry.py runs
+ *       thousands of plans through one process per step)
  * The device the plan sees guarantees every alignment and, unless --compute-capability says otherwise
  * (major*10 + minor; 0: not an NVIDIA GPU), has every instruction a step may need (an NVIDIA compute
  * capability of 9.0), so only the step's own rules refuse; it has the compute units and the largest
@@ -93,10 +97,11 @@ static void print_launch(const gemm_launch *l)
     printf("]}");
 }
 
-int main(int argc, char **argv)
+/* One plan, for the arguments after argv[0] (those of the command line without --defaults or --batch):
+ * prints its JSON line, sets *refused where the plan refuses, and returns 0; where the arguments are
+ * wrong, prints nothing, writes a message on stderr and returns the exit code */
+static int dump(int argc, char **argv, int *refused)
 {
-    if (argc == 2 && strcmp(argv[1], "--defaults") == 0)
-        return print_defaults();
     gemm_device_info device;
     memset(&device, 0, sizeof device);
     device.base_align = 4096;
@@ -138,7 +143,8 @@ int main(int argc, char **argv)
         printf("{\"refused\": ");
         print_json_string(msg.text);
         printf("}\n");
-        return GEMM_EXIT_BAD_INPUT;
+        *refused = 1;
+        return 0;
     }
     printf("{\"launches\": [");
     for (int i = 0; i < plan.nlaunches; i++) {
@@ -155,5 +161,36 @@ int main(int argc, char **argv)
         printf(": %ld", plan.chosen_value[i]);
     }
     printf("}}\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--defaults") == 0)
+        return print_defaults();
+    int refused = 0;
+    if (argc != 2 || strcmp(argv[1], "--batch") != 0) {
+        int status = dump(argc, argv, &refused);
+        return status ? status : refused ? GEMM_EXIT_BAD_INPUT : 0;
+    }
+    /* --batch: one query a line, its arguments separated by blanks, one JSON line each (flushed, so
+     * that the test can keep one process per step for thousands of plans); a wrong line ends the run
+     * with its message and code */
+    char line[4096];
+    while (fgets(line, sizeof line, stdin)) {
+        char *args[64] = {argv[0]};
+        int n = 1;
+        for (char *word = strtok(line, " \t\r\n"); word; word = strtok(NULL, " \t\r\n")) {
+            if (n == (int)(sizeof args / sizeof args[0])) {
+                fprintf(stderr, "plan_dump: more than %d arguments on a line of --batch\n", n - 1);
+                return GEMM_EXIT_BAD_INPUT;
+            }
+            args[n++] = word;
+        }
+        int status = dump(n, args, &refused);
+        if (status)
+            return status;
+        fflush(stdout);
+    }
     return 0;
 }

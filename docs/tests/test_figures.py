@@ -11,9 +11,14 @@ bench/tuning/), read at a glance (docs/sitegen/drawing.py says what each check m
     column.
 And the checks themselves, each on a figure made to break it (a check that cannot fail is no check).
 Skipped with the reason (exit 77) where the Python that runs it has no matplotlib.
-Usage: test_figures.py SOURCE_DIR"""
+Usage: test_figures.py SOURCE_DIR [--built GEN_DIR]
+With --built, the figures are those the site's build drew into GEN_DIR with GEMM_DOCS_FIGURE_FAULTS
+set to GEN_DIR/figure_faults.json (the test docs.build: sitegen/cli.py checks each figure as it is
+saved, with the same checks, and writes their findings there), so that the site is drawn once for
+both tests; without it, this test draws them itself."""
 import argparse
 import glob
+import json
 import os
 import re
 import sys
@@ -25,7 +30,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from fixture import main_with_matplotlib  # noqa: E402
 
-SOURCE = None
+SOURCE = BUILT = None
 
 
 class Checks(unittest.TestCase):
@@ -208,24 +213,24 @@ class BuiltFigures(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
+        if BUILT:  # the site as the test docs.build drew it, each figure checked as it was saved
+            cls.gen = BUILT
+            with open(os.path.join(BUILT, "figure_faults.json"), encoding="utf-8") as f:
+                cls.faults = json.load(f)
+            return
         from sitegen import cli, drawing
         cls.tmp = tempfile.TemporaryDirectory()
-        cls.faults = {}
-        # drawing.Scene renders every figure: the hidden-line check only where a legend has lines
-        drawing.on_save(lambda fig, path: cls.faults.setdefault(os.path.basename(path), drawing.layout_faults(fig)
-                                                                + drawing.hidden_series(fig)))
-        args = argparse.Namespace(source=SOURCE, results=os.path.join(SOURCE, "docs", "results"), out=cls.tmp.name,
+        cls.addClassCleanup(cls.tmp.cleanup)
+        cls.gen = cls.tmp.name
+        cls.faults = drawing.check_every_figure()
+        args = argparse.Namespace(source=SOURCE, results=os.path.join(SOURCE, "docs", "results"), out=cls.gen,
                                   tuning=None, gnuplot=None)
         ctx = cli.Context(args)
         for module in cli.OUTPUTS:
             module.render(ctx)
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
     def test_every_figure_checked(self):
-        svgs = sorted(os.path.basename(p) for p in glob.glob(os.path.join(self.tmp.name, "*.svg")))
+        svgs = sorted(os.path.basename(p) for p in glob.glob(os.path.join(self.gen, "*.svg")))
         self.assertTrue(svgs)
         self.assertEqual(svgs, sorted(self.faults), "a figure not drawn through drawing.save()")
 
@@ -239,9 +244,9 @@ class BuiltFigures(unittest.TestCase):
         item's indent or an answer fold's where a page shows it inside one (drawing.figure_places(),
         from the pages and the snippets they include)."""
         from sitegen import drawing
-        places = drawing.figure_places(read_md(os.path.join(SOURCE, "docs"), os.path.join(self.tmp.name, "docs")),
-                                       read_md(self.tmp.name))
-        for path in sorted(glob.glob(os.path.join(self.tmp.name, "*.svg"))):
+        places = drawing.figure_places(read_md(os.path.join(SOURCE, "docs"), os.path.join(self.gen, "docs")),
+                                       read_md(self.gen))
+        for path in sorted(glob.glob(os.path.join(self.gen, "*.svg"))):
             px = svg_width_px(path)
             name = os.path.basename(path)
             with self.subTest(figure=name):
@@ -256,15 +261,15 @@ class BuiltFigures(unittest.TestCase):
     def test_every_figure_shown(self):
         """Every figure drawn is shown by a page (so that test_width knows where it stands)."""
         from sitegen import drawing
-        places = drawing.figure_places(read_md(os.path.join(SOURCE, "docs"), os.path.join(self.tmp.name, "docs")),
-                                       read_md(self.tmp.name))
-        for path in sorted(glob.glob(os.path.join(self.tmp.name, "*.svg"))):
+        places = drawing.figure_places(read_md(os.path.join(SOURCE, "docs"), os.path.join(self.gen, "docs")),
+                                       read_md(self.gen))
+        for path in sorted(glob.glob(os.path.join(self.gen, "*.svg"))):
             with self.subTest(figure=os.path.basename(path)):
                 self.assertIn(os.path.basename(path), places)
 
     def test_captions(self):
         from sitegen import drawing
-        for path in sorted(glob.glob(os.path.join(self.tmp.name, "*.md"))):
+        for path in sorted(glob.glob(os.path.join(self.gen, "*.md"))):
             with open(path, encoding="utf-8") as f:
                 text = f.read()
             for m in re.finditer(r'\\image html (\S+) "([^"]*)"', text):
@@ -274,4 +279,7 @@ class BuiltFigures(unittest.TestCase):
 
 if __name__ == "__main__":
     SOURCE = os.path.abspath(sys.argv[1])
+    if len(sys.argv) > 3 and sys.argv[2] == "--built":
+        BUILT = os.path.abspath(sys.argv[3])
+        del sys.argv[2:4]
     main_with_matplotlib("figures")

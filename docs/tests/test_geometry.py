@@ -167,11 +167,33 @@ def plan(step, size, P, device=None, compute_capability=None):
     dev = ["--compute-units", str(device[0]), "--max-alloc", str(device[1])] if device else []
     if compute_capability is not None:
         dev += ["--compute-capability", str(compute_capability)]
-    proc = subprocess.run([os.path.join(PLAN_DUMP_DIR, f"plan_dump_{step}"), *dev, *map(str, size),
-                           *(f"{k}={v}" for k, v in P.items())], capture_output=True, text=True)
-    if proc.returncode not in (0, 2):
-        raise RuntimeError(f"plan_dump_{step} failed: {proc.stderr}")
-    return json.loads(proc.stdout)
+    proc = PLAN_DUMPS.get(step)
+    if proc is None:  # one process per step answers every plan asked of it, a line each (--batch)
+        proc = PLAN_DUMPS[step] = subprocess.Popen([os.path.join(PLAN_DUMP_DIR, f"plan_dump_{step}"), "--batch"],
+                                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                   stderr=subprocess.PIPE, text=True)
+    proc.stdin.write(" ".join([*dev, *map(str, size), *(f"{k}={v}" for k, v in P.items())]) + "\n")
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    if not line:
+        del PLAN_DUMPS[step]
+        raise RuntimeError(f"plan_dump_{step} failed: {proc.communicate()[1]}")
+    return json.loads(line)
+
+
+PLAN_DUMPS = {}
+
+
+def close_plan_dumps():
+    """Ends the plan_dump processes: each must exit 0 (in a sanitized build, with no leak reported)."""
+    failed = []
+    for step, proc in PLAN_DUMPS.items():
+        err = proc.communicate()[1]
+        if proc.returncode != 0:
+            failed.append(f"plan_dump_{step} --batch exited with {proc.returncode}: {err}")
+    PLAN_DUMPS.clear()
+    if failed:
+        raise RuntimeError("\n".join(failed))
 
 
 def element(buffer_rows_cols, flat):
@@ -462,6 +484,19 @@ class Geometry(unittest.TestCase):
         else:
             self.assertEqual(sgemm["args"][8:], list(g.kernel_args.values()))
 
+    # The checks of a trace run millions of times: where they hold, a comparison alone (unittest's
+    # assertions, and their messages, only where one fails)
+    def same(self, got, want, message=None):
+        """assertEqual(got, want, message())"""
+        if not got == want:
+            self.assertEqual(got, want, message() if message else None)
+
+    def check(self, holds, assertion):
+        """assertion() (an assertion that fails) where `holds` is false"""
+        if not holds:
+            assertion()
+            self.fail("the assertion passed where the condition did not hold")
+
     def check_trace(self, kernel, d, g):
         m, n, k = g.kernel_size
         sgemm_args = dict({"M": m, "N": n, "K": k, "alpha": 1.0, "beta": 0.0}, **g.kernel_args)
@@ -472,15 +507,16 @@ class Geometry(unittest.TestCase):
         # blocks s*SPLIT_ROWS rows of blocks below it)
         stored = {}
         for (buffer, first, width), items in tr.stores.items():
-            self.assertIn(buffer, ("C", "copies"))
-            self.assertEqual(len(items), 1, f"{buffer}[{first}] stored by {items}")
+            self.check(buffer in ("C", "copies"), lambda: self.assertIn(buffer, ("C", "copies")))
+            self.same(len(items), 1, lambda: f"{buffer}[{first}] stored by {items}")
             for lane in range(width):
                 e = divmod(first + lane, n)
                 if buffer == "copies":
                     e = (e[0] + g.copies_from, e[1])
                 else:
-                    self.assertLess(e[0], g.copies_from, f"C[{first + lane}]: a split row's partial sums go to the copies")
-                self.assertNotIn(e, stored)
+                    self.check(e[0] < g.copies_from, lambda: self.assertLess(
+                        e[0], g.copies_from, f"C[{first + lane}]: a split row's partial sums go to the copies"))
+                self.check(e not in stored, lambda: self.assertNotIn(e, stored))
                 stored[e] = items[0]
         copies = g.buffer_rows - g.grid[0]  # rows of the split rows' further copies, under C
         self.assertEqual(set(stored), {(r, c) for r in range(m + copies) for c in range(n)})
@@ -489,33 +525,33 @@ class Geometry(unittest.TestCase):
         self.assertEqual(len(owners), br * bc)
         for e, (group, item) in stored.items():
             r0, c0 = g.store_origin(group)
-            self.assertEqual(owners.get((e[0] - r0, e[1] - c0)), item,
-                             f"element {e} of the buffer, stored by work-group {group}")
+            self.same(owners.get((e[0] - r0, e[1] - c0)), item,
+                      lambda: f"element {e} of the buffer, stored by work-group {group}")
         for gy in range(g.groups[1]):
             for gx in range(g.groups[0]):
                 r0, c0 = g.store_origin((gx, gy))
                 for (r, c), item in owners.items():
                     e = (r0 + r, c0 + c)
-                    self.assertEqual(g.stored(e), e in stored, f"element {e}")
+                    self.same(g.stored(e), e in stored, lambda: f"element {e}")
         # the tiles: each element loaded from the element of A (or A^T) or B the descriptor places there
         tiles = {t.name: t for t in g.tiles}
         a_shape = (k, m) if d.a_transposed else (m, k)
         loaded = []
         walked = {}  # work-group -> the tiles of K it loaded, from the elements' own k
         for (array, group, t, path), sources in tr.loads.items():
-            self.assertIn(array, tiles)
-            self.assertEqual(len(sources), 1, f"{array}{path} loaded from {sources}")
+            self.check(array in tiles, lambda: self.assertIn(array, tiles))
+            self.same(len(sources), 1, lambda: f"{array}{path} loaded from {sources}")
             (buffer, flat), = sources
             tile = tiles[array]
             r0, c0 = g.origin(group)
             if tile.operand == "A":
-                self.assertEqual(buffer, "AT" if d.a_transposed else "A")
+                self.same(buffer, "AT" if d.a_transposed else "A")
                 row, kk = element(a_shape, flat)
                 if d.a_transposed:
                     row, kk = kk, row
                 i = row - r0
             else:
-                self.assertEqual(buffer, "B")
+                self.same(buffer, "B")
                 kk, col = element((k, n), flat)
                 i = col - c0
             loaded.append((array, group, t, path, tile, i, kk))
@@ -535,7 +571,7 @@ class Geometry(unittest.TestCase):
         filled = {}
         for array, group, t, path, tile, i, kk in loaded:
             first = g.tile_of(group, t)
-            self.assertEqual(tile.cell(i, kk - first * g.k_tile, t), path, f"{array} element {path}")
+            self.same(tile.cell(i, kk - first * g.k_tile, t), path, lambda: f"{array} element {path}")
             filled.setdefault((array, group, t), set()).add(path)
         for (array, group, t), paths in filled.items():
             rows, cols = tiles[array].data_shape  # the padding of a row (TILE_PAD) is never loaded
@@ -546,7 +582,7 @@ class Geometry(unittest.TestCase):
             for array, t, kk, path in reads:
                 at.setdefault((t, kk), {}).setdefault(array, set()).add(path)
             for (t, kk), got in at.items():
-                self.assertEqual(got, g.reads(*item, kk, t), f"work-item {item} at k = {kk}")
+                self.same(got, g.reads(*item, kk, t), lambda: f"work-item {item} at k = {kk}")
         self.check_ring(tr, g)
         # and nothing in local memory is read while it is being written, or written twice at once
         self.assertEqual(tr.races(), [], "data races in local memory")
@@ -599,23 +635,24 @@ class Geometry(unittest.TestCase):
         tr = cltrace.trace(kernel, g.params, args, tuple(launch["global"]), tuple(launch["local"]), kernel="unpad")
         written = {}
         for (buffer, first, width), items in tr.stores.items():
-            self.assertEqual((buffer, width), ("out", 1))
-            self.assertEqual(len(items), 1, f"C[{first}] written by {items}")
+            self.same((buffer, width), ("out", 1))
+            self.same(len(items), 1, lambda: f"C[{first}] written by {items}")
             written.setdefault(items[0], set()).add(divmod(first, cols))
         self.assertEqual(sorted(e for es in written.values() for e in es),
                          [(r, c) for r in range(first_row, rows) for c in range(cols)])
         for item in set(written) | set(tr.global_reads):
             es = written.get(item, set())
-            self.assertEqual(len({(r, c // w) for r, c in es}), 1, f"work-item {item} writes {es}")
+            self.same(len({(r, c // w) for r, c in es}), 1, lambda: f"work-item {item} writes {es}")
             row, vcol = next(iter(es))[0], next(iter(es))[1] // w
-            self.assertEqual(es, {(row, c) for c in range(vcol * w, min(cols, vcol * w + w))})
+            self.same(es, {(row, c) for c in range(vcol * w, min(cols, vcol * w + w))})
             # a row before splitFrom from the padded C (in), a split row from each slice's copy
-            self.assertEqual(sorted(tr.global_reads.get(item, [])),
-                             sorted(("in", (r * np_ // w + vcol) * w, w) if r < split_from else
-                                    ("copies", ((r - split_from) * np_ // w + vcol) * w, w) for r in g.copy_rows(row)),
-                             f"what work-item {item} adds up for row {row}, vector column {vcol}")
+            self.same(sorted(tr.global_reads.get(item, [])),
+                      sorted(("in", (r * np_ // w + vcol) * w, w) if r < split_from else
+                             ("copies", ((r - split_from) * np_ // w + vcol) * w, w) for r in g.copy_rows(row)),
+                      lambda: f"what work-item {item} adds up for row {row}, vector column {vcol}")
 
 
 if __name__ == "__main__":
     SOURCE, PLAN_DUMP_DIR = sys.argv[1], sys.argv[2]
+    unittest.addModuleCleanup(close_plan_dumps)
     unittest.main(argv=sys.argv[:1] + sys.argv[3:], verbosity=1)
