@@ -339,6 +339,13 @@ def test_tour(build, extra):
     tour = [sys.executable, os.path.join(HERE, "tour.py"), "--build-dir", build, "--size", "128"] + QUICK
     proc = run(tour + extra)
     check(proc.returncode == 0, f"the tour exits 0 when every program passes (got {proc.returncode})")
+    # step 11 on a device without tensor cores (its portable path, TC=0) is named as such, not read as a rate
+    step11 = next((l for l in proc.stdout.splitlines() if l.startswith("kernel11_tensor_cores ")), "")
+    if step11 and "PASS" in step11 and "TC=0" in run([os.path.join(build, "kernel11_tensor_cores",
+                                                                    "kernel11_tensor_cores"), "--size", "64",
+                                                       "--repeat", "1", "--warmup", "0", "--no-verify"] + extra).stdout:
+        check("kernel11_tensor_cores ran its portable path (TC=0)" in proc.stdout,
+              "the tour says that step 11 ran its portable path where the device has no tensor cores")
     step = next((l for l in proc.stdout.splitlines() if l.startswith("kernel01_naive ")), "")
     check("PASS" in step, f"the tour runs step 1 ({step!r})")
     devices = [l for l in proc.stdout.splitlines() if l.startswith("Device: ")]

@@ -96,6 +96,13 @@ def print_table(results, out):
     # split-K step that split nothing is left out of that comparison and spoken of on its own: its
     # rate there is not split-K's (step 9's page shows the experiment)
     ran = [r for r in steps if r["rc"] == 0 and r["row"]]
+    # step 11 without tensor cores runs its portable path (TC=0): a check of its fragments, not a rate
+    portable = [r for r in ran if re.search(r"(^| )TC=0( |$)", r["row"].get("params", ""))]
+    for r in portable:
+        out.write(f"\n{r['name']} ran its portable path (TC=0): this device has no tensor cores, so the step "
+                  "performs the tensor cores' operation in OpenCL C, to check its fragments and its arithmetic; "
+                  "its rate says nothing about the tensor cores.\n")
+    ran = [r for r in ran if r not in portable]
     if device_row and ran and "Portable Computing Language" in device_row["platform"]:
         unsplit = unsplit_step(ran)
         others = [r for r in ran if r is not unsplit]
