@@ -264,5 +264,19 @@ tiles_by_size() {
   done
 }
 
+# The timing exercises of the exercises page (1.2, 1.3, 2.5, 3.1, 5.3) as the page runs them: five
+# rounds of every variant at the GPU's default size, 4096, so that each variant's spread over the
+# rounds is on record beside the one ratio a reader may compute (5 timed runs each, not the default
+# 20: step 1 with TS=1 takes seconds a run). The rows are the programs' own CSV (one header).
+exercises() {
+  local run ts w b=build-gpu
+  for run in 1 2 3 4 5; do
+    for ts in 1 4 8 16 32; do $b/kernel01_naive/kernel01_naive -D TS=$ts --repeat 5 --warmup 2 --csv; done
+    for ts in 4 8 16 32; do $b/kernel02_tiled/kernel02_tiled -D TS=$ts --repeat 5 --warmup 2 --csv; done
+    for w in 1 2 4 8; do $b/kernel03_vectorized/kernel03_vectorized -D TS=16 -D WIDTH=$w --repeat 5 --warmup 2 --csv; done
+    $b/kernel05_register_blocking/kernel05_register_blocking --repeat 5 --warmup 2 --csv
+  done >> "$out"
+}
+
 for p in $parts; do $p; done
 rm -f "$best"

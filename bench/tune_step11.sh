@@ -2,7 +2,8 @@
 # Step 11 on a lent NVIDIA GPU: builds (bench/gpu_setup.sh), checks the tensor-core path at awkward
 # sizes, then times variants of its parameters at 4096 and 8192 beside step 10, one line each
 # (--brief). Writes $OUT/step11-tuning.log.
-#   bench/tune_step11.sh DEB_DIR [phase ...]     phases: verify tune accuracy bench (default: all)
+#   bench/tune_step11.sh DEB_DIR [phase ...]     phases: verify tune accuracy bench split (default: the
+#   first four)
 set -uo pipefail
 debs=${1:?usage: bench/tune_step11.sh DEB_DIR [phase ...]}
 shift
@@ -42,6 +43,18 @@ k11=build-gpu/kernel11_tensor_cores/kernel11_tensor_cores
         cmake --build build-gpu -j "$(nproc)" >/dev/null
         python3 bench/bench.py --build-dir build-gpu --out "${OUT:-.}/step11-bench.csv" --sizes 2048,4096,8192 \
           --odd-sizes 1000x3000x500 --programs kernel10_async_copy,kernel11_tensor_cores,cublas,cublas_tf32,clblast ;;
+      split)
+        # how the split of K is planned: the host's plan for 2 work-groups per multiprocessor (the
+        # defaults), for 1 and 3, and no split at all, at the sweep's sizes; more slices at the odd
+        # size; twice, to see the run-to-run spread
+        for r in 1 2; do
+          for size in "--size 2048" "--size 4096" "--size 8192" "-m 1000 -n 3000 -k 500"; do
+            for v in "" "-D GROUPS_PER_CU=1" "-D GROUPS_PER_CU=3" "-D SLICES=1"; do
+              "$k11" $size --brief --no-exact $v
+            done
+          done
+          for v in 2 3 6 8; do "$k11" -m 1000 -n 3000 -k 500 --brief --no-exact -D SLICES=$v; done
+        done ;;
       accuracy)
         for size in 4096 8192; do
           "$k11" --size $size --brief --no-exact -D PRODUCTS=1
