@@ -545,7 +545,10 @@ def solution(source, exercise):
     at = 0
     for (first, last), marker in zip(regions, markers):
         title = re.sub(r"\s*-+\s*$", "", marker.strip()[len("// " + EXERCISE_MARKS[0]):])
-        indent = kernel_lines[first][:len(kernel_lines[first]) - len(kernel_lines[first].lstrip())]
+        # the marker lines indented as the region's first line, or (a preprocessor line, at the
+        # margin) as the exercise's marker
+        line = marker if kernel_lines[first].startswith("#") else kernel_lines[first]
+        indent = line[:len(line) - len(line.lstrip())]
         width = len(marker.rstrip())
         out += kernel_lines[at:first]
         opening = f"{indent}// {begin}{title} "

@@ -1,0 +1,511 @@
+// Exercise 11.4 - write it yourself: step 11's kernels with the split of the operands and the
+// products on the tensor cores left out. Copy this file to my_products.cl in the repository root,
+// write the missing code where the copy says YOUR CODE HERE, and check it with the commands of
+// exercise 11.4 in docs/exercises.md, for example
+//   build/kernel11_tensor_cores/kernel11_tensor_cores --kernel-file my_products.cl -m 17 -n 33 -k 65 --brief
+// As given, the file builds, runs and fails verification (exit 1).
+// Launch, parameters and constraints: those of kernel11_tensor_cores/tensor_cores.cl, whose code is
+// the solution: write yours before you read it.
+
+#if WIDTH == 1
+    typedef float floatX;
+    #define vstoreX(v, i, p) ((p)[i] = (v))
+    #define vloadX(i, p) ((p)[i])
+#elif WIDTH == 2
+    typedef float2 floatX;
+    #define vstoreX vstore2
+    #define vloadX vload2
+#elif WIDTH == 4
+    typedef float4 floatX;
+    #define vstoreX vstore4
+    #define vloadX vload4
+#elif WIDTH == 8
+    typedef float8 floatX;
+    #define vstoreX vstore8
+    #define vloadX vload8
+#endif
+
+// Work-items per work-group of sgemm: RTSN along N times RTSM along M
+#define RTSM ((TSM)/(WPTM))
+#define RTSN ((TSN)/(WPTN))
+#define THREADS (RTSM*RTSN)
+
+// A warp: LANESN work-items along N times LANESM along M compute a WTM x WTN sub-tile of C
+#define LANESM ((WTM)/(WPTM))
+#define LANESN ((WTN)/(WPTN))
+#define WARP (LANESM*LANESN)
+
+__kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
+void transpose(const int rows, const int cols,
+               const int paddedRows, const int paddedCols,
+               const __global float* in,
+               __global float* out)
+{
+    const int tx = get_local_id(0);  // 0..TRANSPOSE_TILE-1
+    const int ty = get_local_id(1);  // 0..TRANSPOSE_TILE-1
+
+    // Read a tile along the rows of `in` (coalesced), with zeros beyond its edges ...
+    __local float tile[TRANSPOSE_TILE][TRANSPOSE_TILE + TRANSPOSE_PAD];
+    const int inCol = get_group_id(0)*TRANSPOSE_TILE + tx;
+    const int inRow = get_group_id(1)*TRANSPOSE_TILE + ty;
+    tile[ty][tx] = (inRow < rows && inCol < cols) ? in[inRow*cols + inCol] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // ... and write it along the rows of `out` (coalesced too): the transposition happens in
+    // local memory, where reading a column, tile[tx][ty], is cheap. Without TRANSPOSE_PAD the
+    // floats of a column are TRANSPOSE_TILE apart and may all sit in the same memory bank.
+    const int outCol = get_group_id(1)*TRANSPOSE_TILE + tx;  // a row of `in`
+    const int outRow = get_group_id(0)*TRANSPOSE_TILE + ty;  // a column of `in`
+    if (outRow < paddedCols && outCol < paddedRows)
+        out[outRow*paddedRows + outCol] = tile[tx][ty];
+}
+
+__kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
+void pad(const int rows, const int cols,
+         const int paddedRows, const int paddedCols,
+         const __global float* in,
+         __global floatX* out)
+{
+    const int vcol = get_global_id(0);  // vector column of out: 0..paddedCols/WIDTH-1, and beyond
+    const int row = get_global_id(1);   // 0..paddedRows-1, and beyond it in the last work-groups
+    if (row >= paddedRows || vcol >= paddedCols/WIDTH)
+        return;
+    // A row of `in` may start anywhere (cols is any number), so it is read float by float;
+    // out's rows are multiples of WIDTH long, so each work-item writes one aligned vector.
+    float value[WIDTH];
+    #pragma unroll
+    for (int i = 0; i < WIDTH; i++) {
+        const int col = vcol*WIDTH + i;
+        value[i] = (row < rows && col < cols) ? in[row*cols + col] : 0.0f;
+    }
+    out[row*(paddedCols/WIDTH) + vcol] = vloadX(0, value);
+}
+
+__kernel __attribute__((reqd_work_group_size(TRANSPOSE_TILE, TRANSPOSE_TILE, 1)))
+void unpad(const int rows, const int cols, const int paddedRows, const int paddedCols,
+           const int firstRow, const int splitFrom, const int slices, const float beta,
+           const __global floatX* in, const __global floatX* copies,
+           __global float* out)
+{
+    const int vcol = get_global_id(0);             // vector column: 0..ceil(cols/WIDTH)-1, and beyond
+    const int row = firstRow + get_global_id(1);   // firstRow..rows-1, and beyond it in the last work-groups
+    if (row >= rows || vcol*WIDTH >= cols)
+        return;
+    // The mirror image of pad: one aligned vector read from the padded C or, in a split row, from
+    // each slice's copy, added up; floats written to out one by one.
+    floatX sum;
+    if (row < splitFrom) {
+        sum = in[row*(paddedCols/WIDTH) + vcol];
+    } else {
+        sum = 0.0f;
+        for (int s = 0; s < slices; s++)
+            sum += copies[(row - splitFrom + s*(paddedRows - splitFrom))*(paddedCols/WIDTH) + vcol];
+    }
+    float value[WIDTH];
+    vstoreX(sum, 0, value);
+    #pragma unroll
+    for (int i = 0; i < WIDTH; i++) {
+        const int col = vcol*WIDTH + i;
+        if (col < cols) {
+            const int idx = row*cols + col;
+            out[idx] = (beta == 0.0f) ? value[i] : value[i] + beta*out[idx];
+        }
+    }
+}
+
+// Vectors of one tile of A^T (LPTA) and of B (LPTB) that each work-item loads
+#define LPTA ((TSK*(TSM/WIDTH))/THREADS)
+#define LPTB ((TSK*(TSN/WIDTH))/THREADS)
+
+// A row of a tile in the ring, in vectors: TSM (TSN) floats and TILE_PAD more, the local-memory
+// padding that puts the four rows one fragment reads (below) in different banks
+#define ROWA ((TSM + TILE_PAD)/WIDTH)
+#define ROWB ((TSN + TILE_PAD)/WIDTH)
+
+#if COPY == 1
+// One vector from global to local memory with cp.async (NVIDIA, compute capability 8.0 and later):
+// the copy bypasses the registers and completes on its own. A local pointer's value is its
+// address in the shared (local) memory window, which is what the instruction's first operand
+// takes; 16-byte copies can skip the L1 cache (.cg), smaller ones cannot (.ca).
+inline void copyVector(__local floatX *dst, const __global floatX *src)
+{
+#if WIDTH == 1
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"((uint)(size_t)dst), "l"(src) : "memory");
+#elif WIDTH == 2
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" :: "r"((uint)(size_t)dst), "l"(src) : "memory");
+#else
+    #pragma unroll
+    for (int h = 0; h < WIDTH/4; h++)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;"
+                     :: "r"((uint)(size_t)((__local float4*)dst + h)), "l"((const __global float4*)src + h)
+                     : "memory");
+#endif
+}
+#endif
+
+#if COPY == 3
+// COPY = 3, for the tests only: the sgemm's COPY = 0 code, its events and waits included, with copies
+// that complete as late as OpenCL allows, their buffer undefined until then: event_t stands for a
+// record of the copy (lateTiles), and wait_group_events() for waitLate(). Starting a tile's copy fills
+// this work-item's share of the buffer with NaN at once; the tile arrives only at the wait on its
+// event, each work-item copying its own share there (the vectors COPY = 1 gives it: the barrier after
+// the wait shares them, as with cp.async). A tile never waited for, or a wait on another buffer's
+// event, then leaves NaN in C on any device, PoCL included, where with COPY = 0 they verify (PoCL's
+// copies complete inside the call). A copy started before the barrier that frees its buffer writes
+// NaN into a tile other work-items still read: a data race that Oclgrind reports, and wrong numbers
+// where work-items interleave (not on PoCL, which ends each pass of a loop holding a barrier with a
+// barrier of its own). As in OpenCL, an event no copy returned must not be waited for.
+typedef struct {
+    const __global floatX *A, *B;                          // the tile's first row in A^T, in B; 0 once arrived
+    int rowA, rowB;                                        // a row of A^T, of B, in vectors
+    __local floatX (*Asub)[ROWA], (*Bsub)[ROWB];           // the buffer of the ring it goes to
+} lateTiles;
+#define event_t lateTiles
+#undef wait_group_events  // (some implementations, PoCL's among them, define the built-in's name as a macro)
+#define wait_group_events waitLate
+
+// This work-item's share of a tile's copy: NaN when the copy starts, the tile when it is waited for
+void lateShare(const lateTiles *c, const int arrived)
+{
+    const int tid = get_local_id(1)*RTSN + get_local_id(0);
+    for (int l = 0; l < LPTA; l++) {
+        const int i = tid + l*THREADS, k = i / (TSM/WIDTH), m = i % (TSM/WIDTH);
+        c->Asub[k][m] = arrived ? c->A[k*c->rowA + m] : (floatX)NAN;
+    }
+    for (int l = 0; l < LPTB; l++) {
+        const int i = tid + l*THREADS, k = i / (TSN/WIDTH), n = i % (TSN/WIDTH);
+        c->Bsub[k][n] = arrived ? c->B[k*c->rowB + n] : (floatX)NAN;
+    }
+}
+
+void waitLate(const int num, lateTiles *events)
+{
+    for (int e = 0; e < num; e++)
+        if (events[e].A) {
+            lateShare(&events[e], 1);
+            events[e].A = 0;
+        }
+}
+#endif
+
+// Start copying tile t of A^T and of B into one buffer of the ring, without waiting for it.
+// COPY = 1: this work-item's share, vector by vector, neighbouring work-items taking neighbouring
+// vectors of a row (coalesced). COPY = 0: the whole work-group copies the tile row by row, the
+// copies attached to one event, *copied. COPY = 3: the copy recorded in *copied, its buffer NaN.
+void copyTiles(const int t, const int tid, const int M, const int N,
+               const __global floatX* AT, const __global floatX* B,
+               __local floatX Asub[TSK][ROWA], __local floatX Bsub[TSK][ROWB], event_t *copied)
+{
+#if COPY == 1
+    #pragma unroll
+    for (int l = 0; l < LPTA; l++) {
+        const int i = tid + l*THREADS, k = i / (TSM/WIDTH), m = i % (TSM/WIDTH);
+        copyVector(&Asub[k][m], &AT[(t*TSK + k)*(M/WIDTH) + m]);  // AT points to the block row's first column
+    }
+    #pragma unroll
+    for (int l = 0; l < LPTB; l++) {
+        const int i = tid + l*THREADS, k = i / (TSN/WIDTH), n = i % (TSN/WIDTH);
+        copyVector(&Bsub[k][n], &B[(t*TSK + k)*(N/WIDTH) + get_group_id(0)*(TSN/WIDTH) + n]);
+    }
+#elif COPY == 3
+    const lateTiles tile = {&AT[t*TSK*(M/WIDTH)], &B[t*TSK*(N/WIDTH) + get_group_id(0)*(TSN/WIDTH)], M/WIDTH, N/WIDTH,
+                            Asub, Bsub};
+    *copied = tile;
+    lateShare(copied, 0);
+#else
+    event_t tile = 0;
+    for (int k = 0; k < TSK; k++)
+        tile = async_work_group_copy(Asub[k], &AT[(t*TSK + k)*(M/WIDTH)], TSM/WIDTH, tile);
+    for (int k = 0; k < TSK; k++)
+        tile = async_work_group_copy(Bsub[k], &B[(t*TSK + k)*(N/WIDTH) + get_group_id(0)*(TSN/WIDTH)],
+                                     TSN/WIDTH, tile);
+    *copied = tile;
+#endif
+}
+
+// COPY = 1: close the commit group of the copies started since the last one (one group per tile,
+// empty where there was no tile left to copy, so that tile t is always in the same group number)
+inline void commitTiles(void)
+{
+#if COPY == 1
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+
+// ---- The tensor cores' operation, and the operands it takes -------------------------------------
+// One warp of 32 work-items (lanes) computes D = A*B + C for a 16 x 8 block of C at a time, with
+// A 16 x 8 and B 8 x 8 (NVIDIA's mma.sync.m16n8k8 with TF32 inputs and FP32 results). No lane holds
+// a whole matrix: each holds a fragment, four values of A, two of B, four of C, at places fixed by
+// the instruction. With g = lane/4 and q = lane%4 (PTX's groupID and threadID_in_group):
+//   A: a[0] = A(g, q), a[1] = A(g+8, q), a[2] = A(g, q+4), a[3] = A(g+8, q+4)
+//   B: b[0] = B(q, g), b[1] = B(q+4, g)
+//   C and D: c[0] = C(g, 2q), c[1] = C(g, 2q+1), c[2] = C(g+8, 2q), c[3] = C(g+8, 2q+1)
+// TF32 keeps float's 8 exponent bits and the top 10 of its 23 mantissa bits: a product of two TF32
+// values is exact in FP32, but a float rounded to TF32 keeps only about 3 decimal digits.
+#define MMA_M 16
+#define MMA_N 8
+#define MMA_K 8
+#define FRAGS_M (WTM/MMA_M)   // fragments of A per warp tile, along M
+#define FRAGS_N (WTN/MMA_N)   // fragments of B per warp tile, along N
+// The loops over a warp tile's fragments are unrolled (the fragments then stay in registers), except
+// on the portable path with more than 16 fragments of C per lane (a CPU's compiler would take minutes)
+#if TC == 1 || FRAGS_M*FRAGS_N <= 16
+#define UNROLL _Pragma("unroll")
+#else
+#define UNROLL
+#endif
+#define HI 0                  // a fragment of TF32 values (x rounded to TF32)
+#define LO 1                  // the fragment of the remainders (x - hi)
+
+// x rounded to the nearest TF32 value, ties away from zero (PTX's cvt.rna.tf32.f32), as a float
+// whose low 13 mantissa bits are 0
+inline float toTF32(const float x)
+{
+    return as_float((as_uint(x) + 0x1000u) & 0xffffe000u);
+}
+
+// x = hi + lo exactly, hi a TF32 value and lo the remainder (at most 2^-11 of x). lo is not
+// rounded to TF32: the tensor cores read only the TF32 bits of an operand and ignore its low 13
+// bits, so what they multiply is lo cut to TF32, which leaves about 2^-21 of x out. Rounding lo
+// first would cost two more instructions per value, and gave the same error on the recorded GPU.
+inline void splitTF32(const float x, float *hi, float *lo)
+{
+    // ---- YOUR CODE HERE (1 of 2): split x into two TF32 parts ----------------------------------
+    // Set *hi and *lo so that x = *hi + *lo exactly: *hi the TF32 value nearest x (toTF32(x), just
+    // above, gives it), *lo what is left of x. The tensor cores will read only the TF32 bits of
+    // each: about 11 significant bits of *hi and 11 of *lo, 21 or so of x's 24 in all.
+    // In scope: x, hi, lo, toTF32.
+    // ---- END OF YOUR CODE -----------------------------------------------------------------------
+}
+
+// What the tensor cores read of an operand: its TF32 bits, the low 13 bits of the float dropped
+inline float tf32Bits(const float x)
+{
+    return as_float(as_uint(x) & 0xffffe000u);
+}
+
+#if TC == 1
+// d = a*b + d on the tensor cores (NVIDIA GPUs of compute capability 8.0 and later, inline PTX)
+inline void mma(float d[4], const float a[4], const float b[2])
+{
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%10,%11,%12,%13};"
+        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+        : "r"(as_uint(a[0])), "r"(as_uint(a[1])), "r"(as_uint(a[2])), "r"(as_uint(a[3])),
+          "r"(as_uint(b[0])), "r"(as_uint(b[1])),
+          "f"(d[0]), "f"(d[1]), "f"(d[2]), "f"(d[3]));
+}
+#define MMA(d, sa, i, sb, j) mma(d, aFrag[sa][i], bFrag[sb][j])
+#else
+// TC = 0, the portable path: the same operation written out in OpenCL C, for devices without
+// tensor cores. A lane cannot read another lane's registers, so the warp's fragments go through
+// local memory: shareFragments() writes every lane's fragments of one 8-deep step where the layout
+// above puts them, in its warp's matrices of A (16 x 8) and B (8 x 8), and mmaPortable() computes
+// this lane's four values of D from those matrices. A fragment read from the wrong place of the
+// tile, or a value of D stored to the wrong place of C, then gives wrong numbers here too.
+// The sums are rounded toward zero, one product at a time: a model of the tensor cores' own
+// accumulation, which truncates (Ootomo and Yokota, 2022); its bits differ from the hardware's,
+// its kind of error does not.
+inline float addTowardZero(const float a, const float b)
+{
+    const float s = a + b;                                   // rounded to nearest
+    const float bs = s - a, e = (a - (s - bs)) + (b - bs);  // s + e == a + b exactly (TwoSum)
+    // rounded away from zero where the error has the other sign: then one step back (the float
+    // whose bits are one less in magnitude)
+    return as_float(as_uint(s) - ((as_uint(e) ^ as_uint(s)) >> 31) * (uint)(e != 0.0f));
+}
+
+inline void mmaPortable(float d[4], const __local float *A, const __local float *B, const int lane)
+{
+    const int g = lane / 4, q = lane % 4;
+    #pragma unroll
+    for (int r = 0; r < 4; r++) {
+        const int row = g + (r / 2)*8, col = 2*q + r % 2;
+        float sum = 0.0f;
+        #pragma unroll
+        for (int k = 0; k < MMA_K; k++)
+            sum += tf32Bits(A[row*MMA_K + k]) * tf32Bits(B[k*MMA_N + col]);  // products of TF32 values: exact
+        d[r] = addTowardZero(d[r], sum);
+    }
+}
+
+// This lane's fragments of one 8-deep step, into its warp's matrices in local memory
+inline void shareFragments(__local float *warpA, __local float *warpB,
+                           const float aFrag[2][FRAGS_M][4], const float bFrag[2][FRAGS_N][2], const int lane)
+{
+    const int g = lane / 4, q = lane % 4;
+    for (int s = 0; s < 2; s++) {
+        for (int i = 0; i < FRAGS_M; i++)
+            for (int r = 0; r < 4; r++)
+                warpA[(s*FRAGS_M + i)*MMA_M*MMA_K + (g + (r % 2)*8)*MMA_K + q + (r / 2)*4] = aFrag[s][i][r];
+        for (int j = 0; j < FRAGS_N; j++)
+            for (int r = 0; r < 2; r++)
+                warpB[(s*FRAGS_N + j)*MMA_K*MMA_N + (q + r*4)*MMA_N + g] = bFrag[s][j][r];
+    }
+}
+#define MMA(d, sa, i, sb, j) mmaPortable(d, &warpA[((sa)*FRAGS_M + (i))*MMA_M*MMA_K], \
+                                         &warpB[((sb)*FRAGS_N + (j))*MMA_K*MMA_N], lane)
+#endif
+
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+void sgemm(const int M, const int N, const int K,
+           const float alpha, const float beta,
+           const __global floatX* AT,
+           const __global floatX* B,
+           __global float* C,
+           __global float* copies,
+           const int splitRows)
+{
+    const int localCol = get_local_id(0);                    // 0..RTSN-1
+    const int localRow = get_local_id(1);                    // 0..RTSM-1
+    const int tid = localRow*RTSN + localCol;                // work-item within the group: 0..THREADS-1
+
+    // Which warp this work-item belongs to, where that warp's sub-tile lies in the block, and
+    // which lane of the tensor cores' operation it is (g and q of the fragment layout above)
+    const int warp = tid / WARP, lane = tid % WARP;
+    const int warpRow = warp / (TSN/WTN), warpCol = warp % (TSN/WTN);
+    const int g = lane / 4, q = lane % 4;
+    const int rowBase = warpRow*WTM + g;                     // this lane's first row of A in the tile
+    const int colBase = warpCol*WTN + g;                     // this lane's first column of B in the tile
+#if TC == 0
+    // The portable path's matrices of A and B, one set per warp: FRAGS_M of 16 x 8 and FRAGS_N of
+    // 8 x 8, of the TF32 values (HI) and of the remainders (LO), as the lanes hold them
+    __local float warpAll[THREADS/WARP][2*(FRAGS_M*MMA_M + FRAGS_N*MMA_N)*MMA_K];
+    __local float *warpA = warpAll[warp], *warpB = &warpAll[warp][2*FRAGS_M*MMA_M*MMA_K];
+#endif
+
+    // Which block row of C this work-group computes, and over which slice of K's tiles: the first
+    // fullRows work-group rows are block rows computed whole, the others the last splitRows block
+    // rows SLICES times over. AT and B are moved once to the slice's first tile (and AT to the
+    // block row), so that the loop below is step 8's: with the offsets inside every address of the
+    // loop instead, it ran 1.2 % slower on an H100. With the block row computed as in step 9 (a
+    // remainder) and C moved by the slice before the loop, this kernel's sgemm ran 7 % slower there.
+    const int fullRows = M/TSM - splitRows;
+    const int split = get_group_id(1) >= fullRows;
+    const int slice = split ? (get_group_id(1) - fullRows) / splitRows : 0;
+    const int blockRow = get_group_id(1) - slice*splitRows;
+    const int slices = split ? (get_num_groups(1) - fullRows) / splitRows : 1;
+    const int firstTile = slice*(K/TSK)/slices, numTiles = (slice + 1)*(K/TSK)/slices - firstTile;
+    AT += firstTile*TSK*(M/WIDTH) + blockRow*(TSM/WIDTH);
+    B += firstTile*TSK*(N/WIDTH);
+
+    // A ring of STAGES tiles of A^T (TSK x TSM) and of B (TSK x TSN), shared by the whole
+    // work-group, stored as vectors: tile t lives in buffer t%STAGES
+    __local floatX Asub[STAGES][TSK][ROWA];
+    __local floatX Bsub[STAGES][TSK][ROWB];
+
+    // This work-item's share of its warp's WTM x WTN sub-tile of C, in registers: one fragment of C
+    // (four floats, laid out as above) for each 16 x 8 block of the sub-tile.
+    //   acc[i][j][r] is row rowBase + i*16 + (r/2)*8, column warpCol*WTN + j*8 + 2q + r%2 of the tile.
+    float acc[FRAGS_M][FRAGS_N][4];
+    #pragma unroll
+    for (int i = 0; i < FRAGS_M; i++)
+        #pragma unroll
+        for (int j = 0; j < FRAGS_N; j++)
+            #pragma unroll
+            for (int r = 0; r < 4; r++)
+                acc[i][j][r] = 0.0f;
+
+    // Start the copies of the slice's first STAGES-1 tiles (fewer if the slice has fewer)
+    event_t copied[STAGES];  // COPY = 0: the event of the tile in each buffer
+    #pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < numTiles)
+            copyTiles(s, tid, M, N, AT, B, Asub[s], Bsub[s], &copied[s]);
+        commitTiles();
+    }
+
+    // Walk along the slice of K one tile at a time (t counts the slice's tiles)
+    for (int t = 0; t < numTiles; t++) {
+        const int buf = t % STAGES;
+
+        // Wait for this work-item's copies of tile t (COPY = 1: all but the STAGES-2 newest groups
+        // are complete), or for the work-group's (COPY = 0) ...
+#if COPY == 1
+        asm volatile("cp.async.wait_group %0;" :: "n"(STAGES - 2) : "memory");
+#else
+        wait_group_events(1, &copied[buf]);
+#endif
+        // ... then for everybody's: tile t is then in local memory, and every work-item has
+        // finished computing with tile t-1, whose buffer the copy below reuses. One barrier per tile.
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        // Start copying tile t+STAGES-1 into the buffer of tile t-1: it arrives while the
+        // multiply-adds below (and those of the next STAGES-2 tiles) run
+        const int ahead = t + STAGES - 1;
+        if (ahead < numTiles)
+            copyTiles(ahead, tid, M, N, AT, B, Asub[ahead % STAGES], Bsub[ahead % STAGES], &copied[ahead % STAGES]);
+        commitTiles();
+
+        // The tile's multiply-adds, 8 deep at a time, on the tensor cores. Each value of A and B is
+        // read from the tile into its place in a fragment and split into two TF32 values, hi + lo;
+        // then, for each 16 x 8 block of the warp's sub-tile, a*b = lo*hi + hi*lo + hi*hi (lo*lo,
+        // about 2^-22 of it, is left out), the three products chained on the tensor cores from zero,
+        // smallest first. Their sum, 8 products deep, is then added to acc by an ordinary FP32 add:
+        // the accumulation over K happens outside the tensor cores, rounded as FP32 rounds.
+        const __local float *As = (const __local float *)Asub[buf], *Bs = (const __local float *)Bsub[buf];
+        UNROLL
+        for (int k = 0; k < TSK; k += MMA_K) {
+            float aFrag[2][FRAGS_M][4], bFrag[2][FRAGS_N][2];
+            UNROLL
+            for (int i = 0; i < FRAGS_M; i++)
+                UNROLL
+                for (int r = 0; r < 4; r++)  // A(m, k) is A^T's row k, column m
+                    splitTF32(As[(k + q + (r/2)*4)*(ROWA*WIDTH) + rowBase + i*MMA_M + (r%2)*8],
+                              &aFrag[HI][i][r], &aFrag[LO][i][r]);
+            UNROLL
+            for (int j = 0; j < FRAGS_N; j++)
+                UNROLL
+                for (int r = 0; r < 2; r++)
+                    splitTF32(Bs[(k + q + r*4)*(ROWB*WIDTH) + colBase + j*MMA_N], &bFrag[HI][j][r], &bFrag[LO][j][r]);
+#if TC == 0
+            shareFragments(warpA, warpB, aFrag, bFrag, lane);
+            barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+            UNROLL
+            for (int i = 0; i < FRAGS_M; i++)
+                UNROLL
+                for (int j = 0; j < FRAGS_N; j++) {
+                    // ---- YOUR CODE HERE (2 of 2): the 16 x 8 block (i, j), 8 deep ------------------
+                    // Add this 8-deep step's share of the 16 x 8 block (i, j) of C to acc[i][j]:
+                    //  - a*b = (a_hi + a_lo)*(b_hi + b_lo) = a_lo*b_hi + a_hi*b_lo + a_hi*b_hi, lo*lo
+                    //    (about 2^-22 of it) left out: three products on the tensor cores;
+                    //  - MMA(d, sa, i, sb, j) runs d = A*B + d for fragment i of A's part sa (HI or
+                    //    LO) and fragment j of B's part sb: d is a float[4], a fragment of C;
+                    //  - the tensor cores round their sums toward zero: chain the three products
+                    //    into a fragment of your own that starts at zero, smallest first, and add it
+                    //    to acc[i][j] (four floats) with ordinary FP32 adds.
+                    // (Step 11's own code also has the variants PRODUCTS = 1 and PROMOTE = 0 of
+                    // exercises 11.1 and 11.2: yours need not.)
+                    // In scope: i, j, acc, MMA, HI, LO; UNROLL before a loop unrolls it.
+                    // ---- END OF YOUR CODE -------------------------------------------------------
+                }
+#if TC == 0
+            barrier(CLK_LOCAL_MEM_FENCE);  // every lane is done with its warp's matrices
+#endif
+        }
+    }
+
+    // Store the block: a whole one into C, as step 8 does; a split one, without beta, into its
+    // slice's copy of the split rows. The copies continue C's rows: work-group row g writes rows
+    // g*TSM and on of C, or of the copies less C's first fullRows*TSM rows; unpad adds them up.
+    // toCopies is split computed again: with split itself, or with the buffer and its row chosen
+    // first (out = split ? copies : C), NVIDIA's compiler laid out this kernel's loop over K
+    // differently (the same registers, its reads of local memory issued later) and the sgemm ran
+    // 6 % slower on an H100. A compiler's choice, measured, not a rule (bench/README.md, run 20).
+    const int toCopies = get_group_id(1) >= fullRows;
+    #pragma unroll
+    for (int i = 0; i < FRAGS_M; i++)
+        #pragma unroll
+        for (int j = 0; j < FRAGS_N; j++)
+            #pragma unroll
+            for (int r = 0; r < 4; r++) {
+                const int row = get_group_id(1)*TSM + rowBase + i*MMA_M + (r/2)*8;
+                const int col = get_group_id(0)*TSN + warpCol*WTN + j*MMA_N + 2*q + r%2;
+                const int idx = row*N + col;
+                if (toCopies)
+                    copies[idx - fullRows*TSM*N] = alpha*acc[i][j][r];
+                else
+                    C[idx] = (beta == 0.0f) ? alpha*acc[i][j][r] : alpha*acc[i][j][r] + beta*C[idx];
+            }
+}
