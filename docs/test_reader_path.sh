@@ -2,7 +2,9 @@
 # The reader's path of the main page and the README, end to end on the default device: a small
 # bench.py sweep into a results directory of its own, docs/render.py on it beside the committed
 # files, and Doxygen (warnings are errors) on the pages with those snippets; step 1's page must
-# then show the new device. Used by the test docs.reader_path (docs/CMakeLists.txt).
+# then show the new device. The rooflines and the step-against-step comparisons are written as stubs
+# (GEMM_DOCS_FIGURE_STUBS): docs.build draws and checks them; drawing them again here took half of
+# this test's time. Used by the test docs.reader_path (docs/CMakeLists.txt).
 #   docs/test_reader_path.sh SOURCE BUILD DOXYFILE DOXYGEN GNUPLOT PYTHON SCRATCH
 set -eu
 source=$1 build=$2 doxyfile=$3 doxygen=$4 gnuplot=$5 python=$6 scratch=$7
@@ -10,7 +12,7 @@ rm -rf "$scratch" && mkdir -p "$scratch/results"
 cp "$source"/docs/results/*.csv "$scratch/results/"
 "$python" "$source/bench/bench.py" --build-dir "$build" --out "$scratch/results/my-device.csv" --sizes 64,128 \
   --odd-sizes none --exclude cublas --repeat 1 --warmup 0 >/dev/null
-"$python" "$source/docs/render.py" --source "$source" --results "$scratch/results" --out "$scratch/gen" \
+GEMM_DOCS_FIGURE_STUBS=1 "$python" "$source/docs/render.py" --source "$source" --results "$scratch/results" --out "$scratch/gen" \
   --gnuplot "$gnuplot"
 # everything generated from this render too: the figures quoted in sentences, the pages made from
 # the exercises (the build's own gen/ may be mid-rebuild by docs.build, running beside this test)
