@@ -334,6 +334,17 @@ def step7_slower_on_cpu(d):
     return "; ".join(bad) or (None if d.cpu() else "no CPU file")
 
 
+def step2_two_to_three_on_cpu(d):
+    bad = [f"{r.stem} at {s}: {x:.2f}x" for r in d.cpu() for s, x in ratios(r, d.step(2), d.step(1)).items()
+           if not 1.95 <= x < 3.5]
+    return "; ".join(bad) or (None if d.cpu() else "no CPU file")
+
+
+def step10_above_step9_on_cpu(d):
+    bad = [f"{r.stem} at {s}: {x:.2f}x" for r in d.cpu() for s, x in ratios(r, d.step(10), d.step(9)).items() if x <= 1]
+    return "; ".join(bad) or (None if d.cpu() else "no CPU file")
+
+
 def step8_not_faster_everywhere(d):
     slower = [s for r in d.gpus() for s, x in ratios(r, d.step(8), d.step(7)).items() if x < 1]
     return None if slower else "step 8 is faster than step 7 at every size of the GPU sweeps"
@@ -428,6 +439,8 @@ def describes_the_pages(d):
 CLAIMS = [
     (r"On every recorded device the later steps get back above the earlier ones", later_steps_get_back),
     (r"On the CPU, through PoCL, step 7 is slower at every size", step7_slower_on_cpu),
+    (r"On the CPU, through PoCL, it is two to three times\s+faster at every recorded size", step2_two_to_three_on_cpu),
+    (r"The CPU line, which is above step 9's at every recorded size", step10_above_step9_on_cpu),
     (r"step 8 is not faster at every size", step8_not_faster_everywhere),
     (r"On both GPUs step 10 is slightly faster than step 9 at every size from 4095 up", step10_faster_from_4095),
     (r"Double buffering alone, with step 6's tile and block, is faster than step 6 at every size of the runs",
