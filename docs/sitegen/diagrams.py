@@ -667,8 +667,9 @@ def diagram_text(g, d, P, device, size, extra):
 
 
 def render(ctx):
-    """Writes every diagram, stepNN_diagram.md (the class sets' diagrams, each with its numbers in
-    text) and, beside each diagram a page names, NAME.md with its numbers (diagram_text())."""
+    """Writes every diagram, stepNN_diagram.md (the first class set's diagram, with its numbers in
+    text: the lesson's), stepNN_diagram_more.md (the other sets': the lab record's) and, beside each
+    diagram a page names, NAME.md with its numbers (diagram_text())."""
     for s in ctx.steps:
         d = stepdefs.get(s.name)
         if d is None:
@@ -695,7 +696,10 @@ def render(ctx):
             ran = f" (the run{'s' if len(stems) > 1 else ''} of {', '.join(stems)})" if stems else ""
             out.append(f"\\image html {name} \"Step {s.number}, {md_escape(who)}{ran}\"\n\n"
                        + diagram_text(g, d, P, device, size, extra))
-        write(os.path.join(ctx.out, f"{s.page}_diagram.md"), "\n".join(out))
+        # the lesson draws the first set (the GPUs' where one was recorded), the lab record the others
+        write(os.path.join(ctx.out, f"{s.page}_diagram.md"), out[0] if out else "")
+        write(os.path.join(ctx.out, f"{s.page}_diagram_more.md"), "\n".join(out[1:]) or
+              "Every recorded device ran this step with the parameters the lesson draws.\n")
     by_number = {s.number: s for s in ctx.steps}
     for name, (number, values, size, width) in requested(ctx.docs_dir).items():
         s = by_number.get(number)
