@@ -8,7 +8,11 @@
 #   PROMOTE=0   the products chained along all of K (exercise 11.2): the FP32 adds' cost;
 #   no_split with PROMOTE=0: what the loads, the 96 mma of an 8-deep step and the rest cost alone;
 #   PRODUCTS=1  one mma per block instead of three.
-#   bench/exp_step11_costs.sh DEB_DIR
+# Phase promote16 (bench/tuning/*-step11-promote16.log): 16-deep tiles (a ring of 2) whose two 8-deep
+# steps are chained into one partial sum per block before it is promoted, half the adds
+# (bench/exp_step11_promote16.py), beside the same loop promoting every 8 products, the kernel with
+# -D TSK=16 -D STAGES=2, and the defaults; verified, at 4096 and 8192, with each build's registers.
+#   bench/exp_step11_costs.sh DEB_DIR [costs|promote16]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bench/gpu_setup.sh "${1:?usage: bench/exp_step11_costs.sh DEB_DIR}" build-gpu >/dev/null || exit $?
@@ -19,6 +23,30 @@ mkdir -p bench/exp
 sed -e 's/\*hi = toTF32(x);/*hi = x;/' -e 's/\*lo = x - \*hi;/*lo = -x;/' kernel11_tensor_cores/tensor_cores.cl \
   > bench/exp/no_split.cl
 cmp -s kernel11_tensor_cores/tensor_cores.cl bench/exp/no_split.cl && { echo "no_split: the sed changed nothing" >&2; exit 1; }
+if [ "${2:-costs}" = promote16 ]; then
+  python3 bench/exp_step11_promote16.py kernel11_tensor_cores/tensor_cores.cl bench/exp/promote16.cl || exit 1
+  python3 bench/exp_step11_promote16.py kernel11_tensor_cores/tensor_cores.cl bench/exp/every8.cl --every8 || exit 1
+  t16=(-D TSK=16 -D STAGES=2)
+  {
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
+    for f in kernel11_tensor_cores/tensor_cores.cl bench/exp/every8.cl bench/exp/promote16.cl; do
+      echo "registers of $f with TSK=16: $(CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose \
+        "$k11" "${t16[@]}" --kernel-file $f --size 256 --no-verify 2>&1 | grep -E '^ptxas' | grep -E 'registers|spill' | head -2 | tr '\n' ' ')"
+    done
+    for round in 1 2; do
+      for size in 4096 8192; do
+        echo "== round $round, $size"
+        "$k11" --size $size --brief --no-exact
+        "$k11" --size $size --brief --no-exact "${t16[@]}"
+        "$k11" --size $size --brief --no-exact "${t16[@]}" --kernel-file bench/exp/every8.cl
+        "$k11" --size $size --brief --no-exact "${t16[@]}" --kernel-file bench/exp/promote16.cl
+      done
+    done
+    "$k11" -m 1000 -n 1001 -k 999 --brief "${t16[@]}" --kernel-file bench/exp/promote16.cl
+    "$k11" -m 128 -n 128 -k 8192 -D SLICES=1 --brief "${t16[@]}" --kernel-file bench/exp/promote16.cl
+  } 2>&1 | tee "${OUT:-.}/step11-promote16.log"
+  exit 0
+fi
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
   for round in 1 2; do
