@@ -270,7 +270,7 @@ tiles_by_size() {
 # 20: step 1 with TS=1 takes seconds a run). The rows are the programs' own CSV (one header).
 exercises() {
   local run ts w b=build-gpu
-  for run in 1 2 3 4 5; do
+  for run in $(seq "${EXERCISE_ROUNDS:-5}"); do  # EXERCISE_ROUNDS: fewer rounds where time is short
     for ts in 1 4 8 16 32; do $b/kernel01_naive/kernel01_naive -D TS=$ts --repeat 5 --warmup 2 --csv; done
     for ts in 4 8 16 32; do $b/kernel02_tiled/kernel02_tiled -D TS=$ts --repeat 5 --warmup 2 --csv; done
     for w in 1 2 4 8; do $b/kernel03_vectorized/kernel03_vectorized -D TS=16 -D WIDTH=$w --repeat 5 --warmup 2 --csv; done
