@@ -127,6 +127,9 @@ status=0
 # The results as JUnit XML too, for the list of skipped tests and their reasons printed below
 junit="$root/build-$preset/junit${small_gpu:+-small-gpu}${nvidia_defaults:+-nvidia-defaults}.xml"
 rm -f "$junit"
+# (the presets run two tests at a time, each with OPENBLAS_NUM_THREADS=1: the double-precision
+# reference and numpy need no threads at the tests' sizes, and two pools of OpenBLAS threads spinning
+# beside two tests on 2 cores cost about 20 CPU-seconds of system time)
 ctest --preset "$preset" --output-junit "$junit" "$@" || status=$?
 [ ! -f "$junit" ] || python3 tests/skips.py "$junit" || status=$?
 [ -z "$device" ] || echo "$device"
