@@ -12,7 +12,11 @@
 # steps are chained into one partial sum per block before it is promoted, half the adds
 # (bench/exp_step11_promote16.py), beside the same loop promoting every 8 products, the kernel with
 # -D TSK=16 -D STAGES=2, and the defaults; verified, at 4096 and 8192, with each build's registers.
-#   bench/exp_step11_costs.sh DEB_DIR [costs|promote16]
+# Phase fragments (bench/tuning/*-step11-fragments.log): each lane's fragments read from local memory
+# as float2 pairs, half the reads (bench/exp_step11_fragments.py): A's and B's, and A's alone (C's
+# stores unchanged), beside the kernel; verified at the tests' awkward sizes and timed at 2048, 4096,
+# 8192 and 1000 x 3000 x 500, three rounds, with each build's registers.
+#   bench/exp_step11_costs.sh DEB_DIR [costs|promote16|fragments]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bench/gpu_setup.sh "${1:?usage: bench/exp_step11_costs.sh DEB_DIR}" build-gpu >/dev/null || exit $?
@@ -23,6 +27,33 @@ mkdir -p bench/exp
 sed -e 's/\*hi = toTF32(x);/*hi = x;/' -e 's/\*lo = x - \*hi;/*lo = -x;/' kernel11_tensor_cores/tensor_cores.cl \
   > bench/exp/no_split.cl
 cmp -s kernel11_tensor_cores/tensor_cores.cl bench/exp/no_split.cl && { echo "no_split: the sed changed nothing" >&2; exit 1; }
+if [ "${2:-costs}" = fragments ]; then
+  python3 bench/exp_step11_fragments.py kernel11_tensor_cores/tensor_cores.cl bench/exp/fragments.cl || exit 1
+  python3 bench/exp_step11_fragments.py kernel11_tensor_cores/tensor_cores.cl bench/exp/fragments_a.cl --a-only || exit 1
+  {
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
+    for f in kernel11_tensor_cores/tensor_cores.cl bench/exp/fragments.cl bench/exp/fragments_a.cl; do
+      echo "registers of $f: $(CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose \
+        "$k11" --kernel-file $f --size 256 --no-verify 2>&1 | grep -E '^ptxas' | grep -E 'registers|spill' | head -2 | tr '\n' ' ')"
+    done
+    echo "== verify"
+    for size in "-m 1000 -n 1001 -k 999 --alpha 0.5 --beta 2" "-m 129 -n 65 -k 257 --alpha -1.5 --beta -0.25" \
+                "-m 17 -n 33 -k 65" "-m 128 -n 128 -k 8192 -D SLICES=1" "-m 4096 -n 16 -k 64"; do
+      for f in fragments fragments_a; do
+        "$k11" $size --brief --repeat 1 --warmup 0 --kernel-file bench/exp/$f.cl
+      done
+    done
+    for round in 1 2 3; do
+      for size in "--size 2048" "--size 4096" "--size 8192" "-m 1000 -n 3000 -k 500"; do
+        echo "== round $round, $size"
+        "$k11" $size --brief --no-exact
+        "$k11" $size --brief --no-exact --kernel-file bench/exp/fragments.cl
+        "$k11" $size --brief --no-exact --kernel-file bench/exp/fragments_a.cl
+      done
+    done
+  } 2>&1 | tee "${OUT:-.}/step11-fragments.log"
+  exit 0
+fi
 if [ "${2:-costs}" = promote16 ]; then
   python3 bench/exp_step11_promote16.py kernel11_tensor_cores/tensor_cores.cl bench/exp/promote16.cl || exit 1
   python3 bench/exp_step11_promote16.py kernel11_tensor_cores/tensor_cores.cl bench/exp/every8.cl --every8 || exit 1

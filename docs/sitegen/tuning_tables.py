@@ -19,7 +19,9 @@
   - step10_copies.md: step 10 with one change at a time against its defaults and step 9 (the runs
     NAME-async-copy.csv), with each build's registers;
   - step10_blocks.md: step 10 with smaller blocks than its defaults at each size, beside step 9 and
-    cuBLAS (the runs NAME-tiles-by-size.csv): what a block chosen by problem size could give.
+    cuBLAS (the runs NAME-tiles-by-size.csv): what a block chosen by problem size could give;
+  - step11_fragments.md: step 11 with its fragments read two floats at a time, beside the kernel
+    (the logs NAME-step11-fragments.log of bench/exp_step11_costs.sh fragments).
 """
 import glob
 import os
@@ -1264,6 +1266,48 @@ def block_sizes_snippet(tuning, defaults):
     return ("\n".join(out) + "\n") if out else "No run of step 10 with other blocks by problem size is recorded.\n"
 
 
+# bench/exp_step11_costs.sh fragments: the kernels each round runs, in order
+FRAGMENT_VARIANTS = ("the kernel (one float at a time)", "A and B two floats at a time", "A alone two floats at a time")
+
+
+def step11_fragments_snippet(tuning_dir):
+    """Step 11 with its fragments read two floats at a time, beside the kernel: the medians of the
+    rounds of each *-step11-fragments.log (GFLOPS of the whole step), and each build's registers."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(tuning_dir, "*-step11-fragments.log"))):
+        lines = open(path, encoding="utf-8").read().splitlines()
+        device, driver = (x.strip() for x in lines[0].split(",", 1))
+        registers = re.findall(r"^registers of .*?Used (\d+) registers", "\n".join(lines), re.M)
+        rates, size, i = {}, None, 0
+        for line in lines:
+            m = re.match(r"== round \d+, (.*)", line)
+            if m:
+                size, i = m.group(1), 0
+            elif size and line.startswith(("PASS", "FAIL")):
+                if not line.startswith("PASS") or i >= len(FRAGMENT_VARIANTS):
+                    raise InputError(f"{path}: a run of round '{size}' that is not one of the three verified kernels")
+                rates.setdefault(size, [[] for _ in FRAGMENT_VARIANTS])[i].append(
+                    float(re.search(r": ([\d.]+) GFLOPS", line).group(1)))
+                i += 1
+        if len(registers) != len(FRAGMENT_VARIANTS) or not rates:
+            raise InputError(f"{path}: not a log of bench/exp_step11_costs.sh fragments")
+        sizes = list(rates)
+        label = {s: " x ".join(re.findall(r"-[mnk] (\d+)", s)) or s.split()[-1] for s in sizes}
+        out.append(f"{device} (driver {driver}, {lines[1].strip()}; `{os.path.basename(path)}`), GFLOPS of the "
+                   f"whole step, medians of {len(rates[sizes[0]][0])} rounds:\n")
+        out.append("| variant | " + " | ".join(label[s] for s in sizes) + " | registers |")
+        out.append("|---" * (len(sizes) + 2) + "|")
+        base = [median(rates[s][0]) for s in sizes]
+        for v, name in enumerate(FRAGMENT_VARIANTS):
+            cells = []
+            for s, b in zip(sizes, base):
+                g = median(rates[s][v])
+                cells.append(fmt_gflops(g) if v == 0 else f"{fmt_gflops(g)} ({(g / b - 1) * 100:+.1f}\\%)")
+            out.append(f"| {name} | " + " | ".join(cells) + f" | {registers[v]} |")
+        out.append("")
+    return "\n".join(out) if out else "(no run of `bench/exp_step11_costs.sh DEB_DIR fragments` is recorded)\n"
+
+
 def render(ctx):
     r, t = ctx.results, ctx.tuning
     runs = split_runs(r, t, ctx.steps)
@@ -1290,6 +1334,7 @@ def render(ctx):
                                                  "kernel10_async_copy"),
         "step10_copies.md": copies_snippet(t, ctx.steps, ctx.defaults),
         "step10_blocks.md": block_sizes_snippet(t, ctx.defaults),
+        "step11_fragments.md": step11_fragments_snippet(ctx.tuning_dir),
     }
     # step 10 against cuBLAS, for step 10's lab record (the last FP32 step: step 11's own comparison,
     # with the tensor cores, is on its page), whatever later steps the results files hold
