@@ -16,7 +16,15 @@
 # as float2 pairs, half the reads (bench/exp_step11_fragments.py): A's and B's, and A's alone (C's
 # stores unchanged), beside the kernel; verified at the tests' awkward sizes and timed at 2048, 4096,
 # 8192 and 1000 x 3000 x 500, three rounds, with each build's registers.
-#   bench/exp_step11_costs.sh DEB_DIR [costs|promote16|fragments]
+# Phase a_rows (bench/tuning/*-step11-a-rows.log): A read as it is, row-major, instead of transposed,
+# the 8 depths of a step reordered so that a lane's two depths are neighbours, and the fragments and
+# C's stores vectorized (bench/exp_step11_a_rows.py; the host's transpose then copies A as it is),
+# with TILE_PAD 4 and 8, beside the kernel and the fragments phase's A-and-B variant; verified at
+# the tests' awkward sizes, timed as that phase.
+# Phase stores (bench/tuning/*-step11-stores.log): C stored two floats at a time (a lane's neighbouring
+# columns), and, with the fragments read in pairs, four at a time (exp_step11_fragments.py --store2,
+# --store4), beside the kernel and the fragments phase's A-and-B variant; verified, timed as above.
+#   bench/exp_step11_costs.sh DEB_DIR [costs|promote16|fragments|a_rows|stores]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bench/gpu_setup.sh "${1:?usage: bench/exp_step11_costs.sh DEB_DIR}" build-gpu >/dev/null || exit $?
@@ -27,6 +35,45 @@ mkdir -p bench/exp
 sed -e 's/\*hi = toTF32(x);/*hi = x;/' -e 's/\*lo = x - \*hi;/*lo = -x;/' kernel11_tensor_cores/tensor_cores.cl \
   > bench/exp/no_split.cl
 cmp -s kernel11_tensor_cores/tensor_cores.cl bench/exp/no_split.cl && { echo "no_split: the sed changed nothing" >&2; exit 1; }
+phase=${2:-costs}
+if [ "$phase" = a_rows ] || [ "$phase" = stores ]; then
+  python3 bench/exp_step11_fragments.py kernel11_tensor_cores/tensor_cores.cl bench/exp/fragments.cl || exit 1
+  if [ "$phase" = a_rows ]; then
+    python3 bench/exp_step11_a_rows.py kernel11_tensor_cores/tensor_cores.cl bench/exp/a_rows.cl || exit 1
+    variants=("" "--kernel-file bench/exp/fragments.cl" "--kernel-file bench/exp/a_rows.cl -D TILE_PAD=4"
+              "--kernel-file bench/exp/a_rows.cl")
+  else
+    for m in store2 store4; do
+      python3 bench/exp_step11_fragments.py kernel11_tensor_cores/tensor_cores.cl bench/exp/$m.cl --$m || exit 1
+    done
+    variants=("" "--kernel-file bench/exp/fragments.cl" "--kernel-file bench/exp/store2.cl"
+              "--kernel-file bench/exp/store4.cl")
+  fi
+  {
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
+    for v in "${variants[@]}"; do
+      echo "registers of [$v]: $(CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose \
+        "$k11" $v --size 256 --no-verify 2>&1 | grep -E '^ptxas' | grep -E 'registers|spill' | head -2 | tr '\n' ' ')"
+    done
+    echo "== verify"
+    for size in "-m 1000 -n 1001 -k 999 --alpha 0.5 --beta 2" "-m 129 -n 65 -k 257 --alpha -1.5 --beta -0.25" \
+                "-m 17 -n 33 -k 65" "-m 128 -n 128 -k 8192 -D SLICES=1" "-m 4096 -n 16 -k 64" \
+                "-m 256 -n 256 -k 256 --alpha 0.5 --beta 2 -D SLICES=1"; do
+      for v in "${variants[@]:2}"; do
+        "$k11" $size --brief --repeat 1 --warmup 0 $v
+      done
+    done
+    for round in 1 2 3; do
+      for size in "--size 2048" "--size 4096" "--size 8192" "-m 1000 -n 3000 -k 500"; do
+        echo "== round $round, $size"
+        for v in "${variants[@]}"; do
+          "$k11" $size --brief --no-exact $v
+        done
+      done
+    done
+  } 2>&1 | tee "${OUT:-.}/step11-${phase/_/-}.log"
+  exit 0
+fi
 if [ "${2:-costs}" = fragments ]; then
   python3 bench/exp_step11_fragments.py kernel11_tensor_cores/tensor_cores.cl bench/exp/fragments.cl || exit 1
   python3 bench/exp_step11_fragments.py kernel11_tensor_cores/tensor_cores.cl bench/exp/fragments_a.cl --a-only || exit 1

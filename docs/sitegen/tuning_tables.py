@@ -20,8 +20,10 @@
     NAME-async-copy.csv), with each build's registers;
   - step10_blocks.md: step 10 with smaller blocks than its defaults at each size, beside step 9 and
     cuBLAS (the runs NAME-tiles-by-size.csv): what a block chosen by problem size could give;
-  - step11_fragments.md: step 11 with its fragments read two floats at a time, beside the kernel
-    (the logs NAME-step11-fragments.log of bench/exp_step11_costs.sh fragments).
+  - step11_fragments.md, step11_a_rows.md, step11_stores.md: step 11's variants beside the kernel,
+    from the logs NAME-step11-fragments.log, -a-rows.log and -stores.log of
+    bench/exp_step11_costs.sh: its fragments read two floats at a time; A read as it is instead of
+    transposed; C stored two or four floats at a time.
 """
 import glob
 import os
@@ -1266,46 +1268,71 @@ def block_sizes_snippet(tuning, defaults):
     return ("\n".join(out) + "\n") if out else "No run of step 10 with other blocks by problem size is recorded.\n"
 
 
-# bench/exp_step11_costs.sh fragments: the kernels each round runs, in order
-FRAGMENT_VARIANTS = ("the kernel (one float at a time)", "A and B two floats at a time", "A alone two floats at a time")
+# bench/exp_step11_costs.sh fragments, a_rows and stores: what each variant is, by the kernel file and
+# options its log names it with
+STEP11_VARIANTS = (
+    ("a_rows.cl -D TILE_PAD=4", "A as it is, depths reordered, reads and C's stores vectorized, TILE_PAD = 4"),
+    ("a_rows.cl", "the same, TILE_PAD = 8"),
+    ("fragments_a.cl", "A alone read two floats at a time"),
+    ("fragments.cl", "A and B read two floats at a time"),
+    ("store2.cl", "C stored two floats at a time"),
+    ("store4.cl", "A and B read in pairs, C stored four floats at a time"),
+    ("", "the kernel"),
+)
 
 
-def step11_fragments_snippet(tuning_dir):
-    """Step 11 with its fragments read two floats at a time, beside the kernel: the medians of the
-    rounds of each *-step11-fragments.log (GFLOPS of the whole step), and each build's registers."""
+def step11_variant(label):
+    label = label.replace("--kernel-file ", "").replace("bench/exp/", "").replace("kernel11_tensor_cores/tensor_cores.cl", "")
+    return next(name for key, name in STEP11_VARIANTS if label.strip().startswith(key))
+
+
+def step11_layout_snippet(tuning_dir, phase):
+    """Step 11's variants of one phase of bench/exp_step11_costs.sh (fragments, a-rows, stores) beside
+    the kernel: for each *-step11-PHASE.log, the medians of its rounds (GFLOPS of the whole step, and
+    the change from the kernel), the sgemm's own time at 4096, and each build's registers."""
     out = []
-    for path in sorted(glob.glob(os.path.join(tuning_dir, "*-step11-fragments.log"))):
+    for path in sorted(glob.glob(os.path.join(tuning_dir, f"*-step11-{phase}.log"))):
         lines = open(path, encoding="utf-8").read().splitlines()
         device, driver = (x.strip() for x in lines[0].split(",", 1))
-        registers = re.findall(r"^registers of .*?Used (\d+) registers", "\n".join(lines), re.M)
-        rates, size, i = {}, None, 0
+        names, registers = [], []
+        for m in re.finditer(r"^registers of \[?(.*?)\]?: .*?(\d+) bytes spill stores.*?Used (\d+) registers",
+                             "\n".join(lines), re.M):
+            names.append(step11_variant(m.group(1)))
+            registers.append(m.group(3) + (f" ({m.group(2)} B spilled)" if int(m.group(2)) else ""))
+        runs, size, i = {}, None, 0
         for line in lines:
             m = re.match(r"== round \d+, (.*)", line)
             if m:
                 size, i = m.group(1), 0
             elif size and line.startswith(("PASS", "FAIL")):
-                if not line.startswith("PASS") or i >= len(FRAGMENT_VARIANTS):
-                    raise InputError(f"{path}: a run of round '{size}' that is not one of the three verified kernels")
-                rates.setdefault(size, [[] for _ in FRAGMENT_VARIANTS])[i].append(
-                    float(re.search(r": ([\d.]+) GFLOPS", line).group(1)))
+                if not line.startswith("PASS") or i >= len(names):
+                    raise InputError(f"{path}: a run of round '{size}' that is not one of its verified variants")
+                runs.setdefault(size, [[] for _ in names])[i].append(
+                    (float(re.search(r": ([\d.]+) GFLOPS", line).group(1)),
+                     float(re.search(r"sgemm ([\d.]+) ms", line).group(1))))
                 i += 1
-        if len(registers) != len(FRAGMENT_VARIANTS) or not rates:
-            raise InputError(f"{path}: not a log of bench/exp_step11_costs.sh fragments")
-        sizes = list(rates)
+        if not names or not runs:
+            raise InputError(f"{path}: not a log of bench/exp_step11_costs.sh {phase}")
+        sizes = list(runs)
         label = {s: " x ".join(re.findall(r"-[mnk] (\d+)", s)) or s.split()[-1] for s in sizes}
+        square = next((s for s in sizes if label[s] == "4096"), None)
         out.append(f"{device} (driver {driver}, {lines[1].strip()}; `{os.path.basename(path)}`), GFLOPS of the "
-                   f"whole step, medians of {len(rates[sizes[0]][0])} rounds:\n")
-        out.append("| variant | " + " | ".join(label[s] for s in sizes) + " | registers |")
-        out.append("|---" * (len(sizes) + 2) + "|")
-        base = [median(rates[s][0]) for s in sizes]
-        for v, name in enumerate(FRAGMENT_VARIANTS):
+                   f"whole step, medians of {len(runs[sizes[0]][0])} rounds, each variant's change from the kernel "
+                   f"in brackets:\n")
+        out.append("| variant | " + " | ".join(label[s] for s in sizes)
+                   + (" | sgemm at 4096 (ms)" if square else "") + " | registers |")
+        out.append("|---" * (len(sizes) + 2 + bool(square)) + "|")
+        base = [median([g for g, _ in runs[s][0]]) for s in sizes]
+        for v, name in enumerate(names):
             cells = []
             for s, b in zip(sizes, base):
-                g = median(rates[s][v])
+                g = median([g for g, _ in runs[s][v]])
                 cells.append(fmt_gflops(g) if v == 0 else f"{fmt_gflops(g)} ({(g / b - 1) * 100:+.1f}\\%)")
+            if square:
+                cells.append(f"{median([t for _, t in runs[square][v]]):.3f}")
             out.append(f"| {name} | " + " | ".join(cells) + f" | {registers[v]} |")
         out.append("")
-    return "\n".join(out) if out else "(no run of `bench/exp_step11_costs.sh DEB_DIR fragments` is recorded)\n"
+    return "\n".join(out) if out else f"(no run of `bench/exp_step11_costs.sh DEB_DIR {phase}` is recorded)\n"
 
 
 def render(ctx):
@@ -1334,7 +1361,9 @@ def render(ctx):
                                                  "kernel10_async_copy"),
         "step10_copies.md": copies_snippet(t, ctx.steps, ctx.defaults),
         "step10_blocks.md": block_sizes_snippet(t, ctx.defaults),
-        "step11_fragments.md": step11_fragments_snippet(ctx.tuning_dir),
+        "step11_fragments.md": step11_layout_snippet(ctx.tuning_dir, "fragments"),
+        "step11_a_rows.md": step11_layout_snippet(ctx.tuning_dir, "a-rows"),
+        "step11_stores.md": step11_layout_snippet(ctx.tuning_dir, "stores"),
     }
     # step 10 against cuBLAS, for step 10's lab record (the last FP32 step: step 11's own comparison,
     # with the tensor cores, is on its page), whatever later steps the results files hold
