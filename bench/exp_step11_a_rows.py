@@ -14,8 +14,13 @@ needed (at a multiple of the tiles, nothing: a step built so would use A as it i
     float2 read for blocks j and j+1), and C's columns follow: a lane then holds four neighbouring
     columns of a row of C, stored as one float4.
 With TILE_PAD = 4 (-D TILE_PAD=4: 132 floats a row of B) both kinds of float2 reads meet 32 banks in
-each half of a warp. COPY = 0 and 1 only; FRAGS_N even.
-    bench/exp_step11_a_rows.py KERNEL OUT"""
+each half of a warp. COPY = 0 and 1 only; FRAGS_N even. Written for the kernel of commit 524b781,
+whose stores were one float at a time (`git show 524b781:kernel11_tensor_cores/tensor_cores.cl`).
+--scalar: for the kernel since, which stores C two floats at a time: A read as it is, but as the
+kernel reads A^T, one float at a time, in the instruction's order of depths; B and the stores the
+kernel's. A's tile rows are TSK + WIDTH floats (local-memory padding: 12 with the NVIDIA defaults,
+so the 32 lanes' reads, rows g and depths q, meet 32 banks).
+    bench/exp_step11_a_rows.py KERNEL OUT [--scalar]"""
 import sys
 
 from exp_step11_fragments import A_READS, B_PAIRS, B_READS, PAIRS_GUARD, STORE4, STORE_LOOP, swap
@@ -27,6 +32,7 @@ def edit(text, old, new, count=1):
 
 def main(argv):
     kernel, out = argv[1], argv[2]
+    scalar = "--scalar" in argv[3:]
     text = open(kernel, encoding="utf-8").read()
     # The helper: a padded copy of A into the buffer the host calls A^T
     start = text.index("    const int tx = get_local_id(0);  // 0..TRANSPOSE_TILE-1")
@@ -38,7 +44,8 @@ def main(argv):
         out[row*paddedCols + col] = (row < rows && col < cols) ? in[row*cols + col] : 0.0f;
 """ + text[end:]
     text = edit(text, "#define ROWA ((TSM + TILE_PAD)/WIDTH)",
-                "#define ROWA (TSK/WIDTH)  // (experiment) a row of A's tile: TSK floats")
+                "#define ROWA ((TSK + WIDTH)/WIDTH)  // (experiment) a row of A's tile: TSK + WIDTH floats" if scalar
+                else "#define ROWA (TSK/WIDTH)  // (experiment) a row of A's tile: TSK floats")
     text = edit(text, "#if COPY == 3\n// COPY = 3, for the tests only",
                 "#if COPY == 3\n#error the experiment has no COPY = 3\n// COPY = 3, for the tests only")
     # A's tiles: TSM rows of TSK floats, copied from A's rows
@@ -59,6 +66,13 @@ def main(argv):
     text = edit(text, "    AT += firstTile*TSK*(M/WIDTH) + blockRow*(TSM/WIDTH);",
                 "    AT += blockRow*TSM*(K/WIDTH) + firstTile*(TSK/WIDTH);  // (experiment) A row-major")
     text = edit(text, "    __local floatX Asub[STAGES][TSK][ROWA];", "    __local floatX Asub[STAGES][TSM][ROWA];")
+    if scalar:  # A(m, k) is the tile's row m, column k; the rest is the kernel's
+        text = edit(text, A_READS, A_READS.replace(
+            "A(m, k) is A^T's row k, column m", "(experiment) A(m, k) is the tile's row m, column k").replace(
+            "As[(k + q + (r/2)*4)*(ROWA*WIDTH) + rowBase + i*MMA_M + (r%2)*8]",
+            "As[(rowBase + i*MMA_M + (r%2)*8)*(ROWA*WIDTH) + k + q + (r/2)*4]"))
+        open(out, "w", encoding="utf-8").write(text)
+        return
     # The reads: depths q and q+4 of a step are the tile's 2q and 2q+1, for A and B alike
     text = edit(text, A_READS + B_READS, """            // (experiment) depths q and q+4 of the step are the tile's 2q and 2q+1, for A and B alike
             UNROLL

@@ -24,7 +24,13 @@
 # Phase stores (bench/tuning/*-step11-stores.log): C stored two floats at a time (a lane's neighbouring
 # columns), and, with the fragments read in pairs, four at a time (exp_step11_fragments.py --store2,
 # --store4), beside the kernel and the fragments phase's A-and-B variant; verified, timed as above.
-#   bench/exp_step11_costs.sh DEB_DIR [costs|promote16|fragments|a_rows|stores]
+# Phase a_scalar (bench/tuning/*-step11-a-scalar.log): the kernel as it is since (C stored two floats
+# at a time), and the same with A read as it is, row-major, one float at a time like the kernel's reads
+# of A^T (exp_step11_a_rows.py --scalar; the host's transpose then copies A as it is); verified, timed
+# as above.
+# The phases fragments, a_rows and stores edit the kernel of commit 524b781, whose stores were one
+# float at a time: run them with KERNEL=that file (git show 524b781:kernel11_tensor_cores/tensor_cores.cl).
+#   [KERNEL=FILE] bench/exp_step11_costs.sh DEB_DIR [costs|promote16|fragments|a_rows|stores|a_scalar]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bench/gpu_setup.sh "${1:?usage: bench/exp_step11_costs.sh DEB_DIR}" build-gpu >/dev/null || exit $?
@@ -36,18 +42,26 @@ sed -e 's/\*hi = toTF32(x);/*hi = x;/' -e 's/\*lo = x - \*hi;/*lo = -x;/' kernel
   > bench/exp/no_split.cl
 cmp -s kernel11_tensor_cores/tensor_cores.cl bench/exp/no_split.cl && { echo "no_split: the sed changed nothing" >&2; exit 1; }
 phase=${2:-costs}
-if [ "$phase" = a_rows ] || [ "$phase" = stores ]; then
-  python3 bench/exp_step11_fragments.py kernel11_tensor_cores/tensor_cores.cl bench/exp/fragments.cl || exit 1
-  if [ "$phase" = a_rows ]; then
-    python3 bench/exp_step11_a_rows.py kernel11_tensor_cores/tensor_cores.cl bench/exp/a_rows.cl || exit 1
+src=${KERNEL:-kernel11_tensor_cores/tensor_cores.cl}
+if [ "$phase" = a_rows ] || [ "$phase" = stores ] || [ "$phase" = a_scalar ]; then
+  if [ "$phase" = a_scalar ]; then
+    python3 bench/exp_step11_a_rows.py "$src" bench/exp/a_scalar.cl --scalar || exit 1
+    variants=("" "--kernel-file bench/exp/a_scalar.cl")
+    verified=("${variants[@]}")  # the kernel too: its stores are new
+  elif [ "$phase" = a_rows ]; then
+    python3 bench/exp_step11_fragments.py "$src" bench/exp/fragments.cl || exit 1
+    python3 bench/exp_step11_a_rows.py "$src" bench/exp/a_rows.cl || exit 1
     variants=("" "--kernel-file bench/exp/fragments.cl" "--kernel-file bench/exp/a_rows.cl -D TILE_PAD=4"
               "--kernel-file bench/exp/a_rows.cl")
+    verified=("${variants[@]:2}")
   else
+    python3 bench/exp_step11_fragments.py "$src" bench/exp/fragments.cl || exit 1
     for m in store2 store4; do
-      python3 bench/exp_step11_fragments.py kernel11_tensor_cores/tensor_cores.cl bench/exp/$m.cl --$m || exit 1
+      python3 bench/exp_step11_fragments.py "$src" bench/exp/$m.cl --$m || exit 1
     done
     variants=("" "--kernel-file bench/exp/fragments.cl" "--kernel-file bench/exp/store2.cl"
               "--kernel-file bench/exp/store4.cl")
+    verified=("${variants[@]:2}")
   fi
   {
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
@@ -59,7 +73,7 @@ if [ "$phase" = a_rows ] || [ "$phase" = stores ]; then
     for size in "-m 1000 -n 1001 -k 999 --alpha 0.5 --beta 2" "-m 129 -n 65 -k 257 --alpha -1.5 --beta -0.25" \
                 "-m 17 -n 33 -k 65" "-m 128 -n 128 -k 8192 -D SLICES=1" "-m 4096 -n 16 -k 64" \
                 "-m 256 -n 256 -k 256 --alpha 0.5 --beta 2 -D SLICES=1"; do
-      for v in "${variants[@]:2}"; do
+      for v in "${verified[@]}"; do
         "$k11" $size --brief --repeat 1 --warmup 0 $v
       done
     done

@@ -390,13 +390,14 @@ void sgemm(const int M, const int N, const int K,
         #pragma unroll
         for (int j = 0; j < FRAGS_N; j++)
             #pragma unroll
-            for (int r = 0; r < 4; r++) {
-                const int row = get_group_id(1)*TSM + rowBase + i*MMA_M + (r/2)*8;
-                const int col = get_group_id(0)*TSN + warpCol*WTN + j*MMA_N + 2*q + r%2;
+            for (int h = 0; h < 2; h++) {
+                const int row = get_group_id(1)*TSM + rowBase + i*MMA_M + h*8;
+                const int col = get_group_id(0)*TSN + warpCol*WTN + j*MMA_N + 2*q;
                 const int idx = row*N + col;
+                const float2 v = alpha*(float2)(acc[i][j][2*h], acc[i][j][2*h + 1]);
                 if (toCopies)
-                    copies[idx - fullRows*TSM*N] = alpha*acc[i][j][r];
+                    *(__global float2 *)&copies[idx - fullRows*TSM*N] = v;
                 else
-                    C[idx] = (beta == 0.0f) ? alpha*acc[i][j][r] : alpha*acc[i][j][r] + beta*C[idx];
+                    *(__global float2 *)&C[idx] = (beta == 0.0f) ? v : v + beta*(*(__global float2 *)&C[idx]);
             }
 }

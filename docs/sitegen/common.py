@@ -1,5 +1,6 @@
 """What every part of the site generator shares: the two kinds of error, the formats of numbers
 and sizes, and the CSV reader."""
+import os
 import csv
 import re
 
@@ -110,8 +111,18 @@ def round_up(x, to):
     return (x + to - 1) // to * to
 
 
+# Every file write() made in this run: a second write of one name means two generators chose it,
+# and the page that includes it would show only the last one's (as the lesson's picture of the fragments
+# and the lab record's table of their reads once did)
+WRITTEN = set()
+
+
 def write(path, text):
-    """Writes a generated file; a Markdown snippet's paragraphs of text are wrapped (paragraphs())."""
+    """Writes a generated file; a Markdown snippet's paragraphs of text are wrapped (paragraphs()).
+    Writing one path twice in a run is an error."""
+    if os.path.abspath(path) in WRITTEN:
+        raise InputError(f"{path}: written twice in one run (two generators chose the same name)")
+    WRITTEN.add(os.path.abspath(path))
     if path.endswith(".md"):
         text = paragraphs(text)
     with open(path, "w", encoding="utf-8") as f:

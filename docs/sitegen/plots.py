@@ -181,8 +181,9 @@ def plot_sweep(r, path):
 
 def render(ctx):
     plots = []
-    write(os.path.join(ctx.out, "results_all.md"), NO_RESULTS)
-    if ctx.results:
+    if not ctx.results:
+        write(os.path.join(ctx.out, "results_all.md"), NO_RESULTS)
+    else:
         plot_all(ctx.results, os.path.join(ctx.out, "results_all.svg"))
         write(os.path.join(ctx.out, "results_all.md"), '\\image html results_all.svg "GFLOPS of every step '
               'and peer on every recorded device, at each file\'s headline size (log scale)"\n')

@@ -20,7 +20,7 @@
     NAME-async-copy.csv), with each build's registers;
   - step10_blocks.md: step 10 with smaller blocks than its defaults at each size, beside step 9 and
     cuBLAS (the runs NAME-tiles-by-size.csv): what a block chosen by problem size could give;
-  - step11_fragments.md, step11_a_rows.md, step11_stores.md: step 11's variants beside the kernel,
+  - step11_fragment_reads.md, step11_a_rows.md, step11_stores.md: step 11's variants beside the kernel,
     from the logs NAME-step11-fragments.log, -a-rows.log and -stores.log of
     bench/exp_step11_costs.sh: its fragments read two floats at a time; A read as it is instead of
     transposed; C stored two or four floats at a time.
@@ -1361,7 +1361,7 @@ def render(ctx):
                                                  "kernel10_async_copy"),
         "step10_copies.md": copies_snippet(t, ctx.steps, ctx.defaults),
         "step10_blocks.md": block_sizes_snippet(t, ctx.defaults),
-        "step11_fragments.md": step11_layout_snippet(ctx.tuning_dir, "fragments"),
+        "step11_fragment_reads.md": step11_layout_snippet(ctx.tuning_dir, "fragments"),
         "step11_a_rows.md": step11_layout_snippet(ctx.tuning_dir, "a-rows"),
         "step11_stores.md": step11_layout_snippet(ctx.tuning_dir, "stores"),
     }
