@@ -28,9 +28,12 @@
 # at a time), and the same with A read as it is, row-major, one float at a time like the kernel's reads
 # of A^T (exp_step11_a_rows.py --scalar; the host's transpose then copies A as it is); verified, timed
 # as above.
+# Phase store_forms (bench/tuning/*-step11-store-forms.log): the kernel beside the kernel of commit
+# 524b781 (C stored one float at a time; bench/exp/before.cl, from git) and two other ways of writing
+# its float2 stores (bench/exp_step11_store_forms.py --pointers, --three-loops); verified, timed as above.
 # The phases fragments, a_rows and stores edit the kernel of commit 524b781, whose stores were one
 # float at a time: run them with KERNEL=that file (git show 524b781:kernel11_tensor_cores/tensor_cores.cl).
-#   [KERNEL=FILE] bench/exp_step11_costs.sh DEB_DIR [costs|promote16|fragments|a_rows|stores|a_scalar]
+#   [KERNEL=FILE] bench/exp_step11_costs.sh DEB_DIR [costs|promote16|fragments|a_rows|stores|a_scalar|store_forms]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bench/gpu_setup.sh "${1:?usage: bench/exp_step11_costs.sh DEB_DIR}" build-gpu >/dev/null || exit $?
@@ -43,8 +46,16 @@ sed -e 's/\*hi = toTF32(x);/*hi = x;/' -e 's/\*lo = x - \*hi;/*lo = -x;/' kernel
 cmp -s kernel11_tensor_cores/tensor_cores.cl bench/exp/no_split.cl && { echo "no_split: the sed changed nothing" >&2; exit 1; }
 phase=${2:-costs}
 src=${KERNEL:-kernel11_tensor_cores/tensor_cores.cl}
-if [ "$phase" = a_rows ] || [ "$phase" = stores ] || [ "$phase" = a_scalar ]; then
-  if [ "$phase" = a_scalar ]; then
+if [ "$phase" = a_rows ] || [ "$phase" = stores ] || [ "$phase" = a_scalar ] || [ "$phase" = store_forms ]; then
+  if [ "$phase" = store_forms ]; then
+    [ -s bench/exp/before.cl ] || git show 524b781:kernel11_tensor_cores/tensor_cores.cl > bench/exp/before.cl || exit 1
+    for m in pointers three-loops; do
+      python3 bench/exp_step11_store_forms.py "$src" bench/exp/$m.cl --$m || exit 1
+    done
+    variants=("" "--kernel-file bench/exp/before.cl" "--kernel-file bench/exp/pointers.cl"
+              "--kernel-file bench/exp/three-loops.cl")
+    verified=("${variants[@]:2}")
+  elif [ "$phase" = a_scalar ]; then
     python3 bench/exp_step11_a_rows.py "$src" bench/exp/a_scalar.cl --scalar || exit 1
     variants=("" "--kernel-file bench/exp/a_scalar.cl")
     verified=("${variants[@]}")  # the kernel too: its stores are new

@@ -1268,7 +1268,7 @@ def block_sizes_snippet(tuning, defaults):
     return ("\n".join(out) + "\n") if out else "No run of step 10 with other blocks by problem size is recorded.\n"
 
 
-# bench/exp_step11_costs.sh fragments, a_rows and stores: what each variant is, by the kernel file and
+# bench/exp_step11_costs.sh fragments, a_rows, stores, a_scalar and store_forms: what each variant is, by the kernel file and
 # options its log names it with
 STEP11_VARIANTS = (
     ("a_rows.cl -D TILE_PAD=4", "A as it is, depths reordered, reads and C's stores vectorized, TILE_PAD = 4"),
@@ -1277,6 +1277,10 @@ STEP11_VARIANTS = (
     ("fragments.cl", "A and B read two floats at a time"),
     ("store2.cl", "C stored two floats at a time"),
     ("store4.cl", "A and B read in pairs, C stored four floats at a time"),
+    ("a_scalar.cl", "A as it is, read one float at a time"),
+    ("before.cl", "the kernel before, C stored one float at a time"),
+    ("pointers.cl", "C seen as float2 arrays once"),
+    ("three-loops.cl", "the store loop written three times"),
     ("", "the kernel"),
 )
 
