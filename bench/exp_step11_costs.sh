@@ -31,9 +31,13 @@
 # Phase store_forms (bench/tuning/*-step11-store-forms.log): the kernel beside the kernel of commit
 # 524b781 (C stored one float at a time; bench/exp/before.cl, from git) and two other ways of writing
 # its float2 stores (bench/exp_step11_store_forms.py --pointers, --three-loops); verified, timed as above.
+# Phase two_acc (bench/tuning/*-step11-two-acc.log): two sets of accumulators, the small products
+# chained on the tensor cores along all of K and hi*hi promoted (bench/exp_step11_two_acc.py), with
+# warp tiles of 64 x 32 in work-group tiles of 128 x 128 (8 warps) and 128 x 64 (4 warps), beside the
+# kernel with the same tiles and with its defaults; verified, timed as above.
 # The phases fragments, a_rows and stores edit the kernel of commit 524b781, whose stores were one
 # float at a time: run them with KERNEL=that file (git show 524b781:kernel11_tensor_cores/tensor_cores.cl).
-#   [KERNEL=FILE] bench/exp_step11_costs.sh DEB_DIR [costs|promote16|fragments|a_rows|stores|a_scalar|store_forms]
+#   [KERNEL=FILE] [ROUNDS=N] bench/exp_step11_costs.sh DEB_DIR [costs|promote16|fragments|a_rows|stores|a_scalar|store_forms|two_acc]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bench/gpu_setup.sh "${1:?usage: bench/exp_step11_costs.sh DEB_DIR}" build-gpu >/dev/null || exit $?
@@ -46,8 +50,15 @@ sed -e 's/\*hi = toTF32(x);/*hi = x;/' -e 's/\*lo = x - \*hi;/*lo = -x;/' kernel
 cmp -s kernel11_tensor_cores/tensor_cores.cl bench/exp/no_split.cl && { echo "no_split: the sed changed nothing" >&2; exit 1; }
 phase=${2:-costs}
 src=${KERNEL:-kernel11_tensor_cores/tensor_cores.cl}
-if [ "$phase" = a_rows ] || [ "$phase" = stores ] || [ "$phase" = a_scalar ] || [ "$phase" = store_forms ]; then
-  if [ "$phase" = store_forms ]; then
+case $phase in a_rows|stores|a_scalar|store_forms|two_acc) layouts=1 ;; *) layouts=0 ;; esac
+if [ $layouts = 1 ]; then
+  if [ "$phase" = two_acc ]; then
+    python3 bench/exp_step11_two_acc.py "$src" bench/exp/two_acc.cl || exit 1
+    w32="-D WTN=32 -D WPTN=4"
+    variants=("" "$w32" "$w32 -D TSN=64" "--kernel-file bench/exp/two_acc.cl $w32"
+              "--kernel-file bench/exp/two_acc.cl $w32 -D TSN=64")
+    verified=("${variants[@]:3}")
+  elif [ "$phase" = store_forms ]; then
     [ -s bench/exp/before.cl ] || git show 524b781:kernel11_tensor_cores/tensor_cores.cl > bench/exp/before.cl || exit 1
     for m in pointers three-loops; do
       python3 bench/exp_step11_store_forms.py "$src" bench/exp/$m.cl --$m || exit 1
@@ -88,7 +99,7 @@ if [ "$phase" = a_rows ] || [ "$phase" = stores ] || [ "$phase" = a_scalar ] || 
         "$k11" $size --brief --repeat 1 --warmup 0 $v
       done
     done
-    for round in 1 2 3; do
+    for round in $(seq "${ROUNDS:-3}"); do  # ROUNDS: 3 unless set
       for size in "--size 2048" "--size 4096" "--size 8192" "-m 1000 -n 3000 -k 500"; do
         echo "== round $round, $size"
         for v in "${variants[@]}"; do

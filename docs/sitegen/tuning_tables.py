@@ -1281,6 +1281,10 @@ STEP11_VARIANTS = (
     ("before.cl", "the kernel before, C stored one float at a time"),
     ("pointers.cl", "C seen as float2 arrays once"),
     ("three-loops.cl", "the store loop written three times"),
+    ("two_acc.cl -D WTN=32 -D WPTN=4 -D TSN=64", "two sets of accumulators, warp tiles 64 x 32, 4 warps"),
+    ("two_acc.cl -D WTN=32 -D WPTN=4", "two sets of accumulators, warp tiles 64 x 32, 8 warps"),
+    ("-D WTN=32 -D WPTN=4 -D TSN=64", "the kernel, warp tiles 64 x 32, 4 warps"),
+    ("-D WTN=32 -D WPTN=4", "the kernel, warp tiles 64 x 32, 8 warps"),
     ("", "the kernel"),
 )
 
