@@ -132,6 +132,52 @@ def sweep_table(tuning):
     return "\n".join(out) + "\n" if out else "No recorded sweep has step 11 beside cuBLAS.\n"
 
 
+# The performance targets of the issue that asked for step 11: (M, N, K), step 11 over cuBLAS's FP32
+# SGEMM at least this, in the same sweep
+TARGETS = (((4096, 4096, 4096), 1.25), ((8192, 8192, 8192), 1.25), ((2048, 2048, 2048), 1.0),
+           ((1000, 3000, 500), 1.0))
+
+
+def targets_table(tuning):
+    """Step 11's targets against each recorded sweep (bench.py, step 11 beside cuBLAS and step 10):
+    the ratio to cuBLAS at each target size, met or not, and whether step 11's normwise error was at
+    most step 10's at every size of the sweep."""
+    sweeps = []
+    for t in tuning:
+        with open(t.path, newline="", encoding="utf-8") as f:
+            rows = [r for r in csv.DictReader(f) if r.get("gflops")]
+        by = {(r["step"], (int(r["m"]), int(r["n"]), int(r["k"]))): r for r in rows}
+        if any(("kernel11_tensor_cores", size) in by and ("cublas", size) in by for size, _ in TARGETS):
+            sweeps.append((next(iter(t.device))[1], os.path.basename(t.path), by))
+    if not sweeps:
+        return "No recorded sweep has step 11 beside cuBLAS at the targets' sizes.\n"
+    out = ["| target | " + " | ".join(device for device, _, _ in sweeps) + " |",
+           "|---" * (len(sweeps) + 1) + "|"]
+    for size, want in TARGETS:
+        cells = []
+        for _, _, by in sweeps:
+            s11, cub = by.get(("kernel11_tensor_cores", size)), by.get(("cublas", size))
+            if s11 and cub:
+                ratio = float(s11["gflops"]) / float(cub["gflops"])
+                cells.append(f"{ratio:.2f}x, " + ("met" if ratio >= want else "**not met**"))
+            else:
+                cells.append("not measured")
+        out.append(f"| at least {want:.2f}x cuBLAS at {' x '.join(map(str, size))} | " + " | ".join(cells) + " |")
+    cells = []
+    for _, _, by in sweeps:
+        pairs = [(float(r["normwise_error"]), float(by[("kernel10_async_copy", size)]["normwise_error"]))
+                 for (step, size), r in by.items() if step == "kernel11_tensor_cores"
+                 and r.get("normwise_error") and by.get(("kernel10_async_copy", size), {}).get("normwise_error")]
+        worse = sum(e11 > e10 for e11, e10 in pairs)
+        cells.append(f"met at {len(pairs)} of {len(pairs)} sizes" if pairs and not worse
+                     else f"**not met** at {worse} of {len(pairs)} sizes" if pairs else "not measured")
+    out.append("| normwise error at most step 10's, every size of the sweep | " + " | ".join(cells) + " |")
+    out.append("\nStep 11's GFLOPS over cuBLAS's, medians of one sweep each: "
+               + ", ".join(f"`{name}`" for _, name, _ in sweeps) + ".")
+    return "\n".join(out) + "\n"
+
+
 def render_table(ctx):
     write(os.path.join(ctx.out, "step11_gain_tc.md"), gain_table(ctx.tuning))
+    write(os.path.join(ctx.out, "step11_targets.md"), targets_table(ctx.tuning))
     write(os.path.join(ctx.out, "step11_sweep.md"), sweep_table(ctx.tuning))

@@ -20,10 +20,13 @@
     NAME-async-copy.csv), with each build's registers;
   - step10_blocks.md: step 10 with smaller blocks than its defaults at each size, beside step 9 and
     cuBLAS (the runs NAME-tiles-by-size.csv): what a block chosen by problem size could give;
-  - step11_fragment_reads.md, step11_a_rows.md, step11_stores.md: step 11's variants beside the kernel,
-    from the logs NAME-step11-fragments.log, -a-rows.log and -stores.log of
-    bench/exp_step11_costs.sh: its fragments read two floats at a time; A read as it is instead of
-    transposed; C stored two or four floats at a time.
+  - step11_fragment_reads.md, step11_a_rows.md, step11_stores.md, step11_store_forms.md,
+    step11_a_scalar.md, step11_two_acc.md: step 11's variants beside the kernel, from the logs
+    NAME-step11-fragments.log, -a-rows.log, -stores.log, -store-forms.log, -a-scalar.log and
+    -two-acc.log of bench/exp_step11_costs.sh: its fragments read two floats at a time; A read as
+    it is instead of transposed; C stored two or four floats at a time; the float2 stores written
+    other ways, beside the kernel before them; A as it is, read one float at a time; two sets of
+    accumulators.
 """
 import glob
 import os
@@ -1372,6 +1375,9 @@ def render(ctx):
         "step11_fragment_reads.md": step11_layout_snippet(ctx.tuning_dir, "fragments"),
         "step11_a_rows.md": step11_layout_snippet(ctx.tuning_dir, "a-rows"),
         "step11_stores.md": step11_layout_snippet(ctx.tuning_dir, "stores"),
+        "step11_store_forms.md": step11_layout_snippet(ctx.tuning_dir, "store-forms"),
+        "step11_a_scalar.md": step11_layout_snippet(ctx.tuning_dir, "a-scalar"),
+        "step11_two_acc.md": step11_layout_snippet(ctx.tuning_dir, "two-acc"),
     }
     # step 10 against cuBLAS, for step 10's lab record (the last FP32 step: step 11's own comparison,
     # with the tensor cores, is on its page), whatever later steps the results files hold
