@@ -2,8 +2,8 @@
 # Step 11 on a lent NVIDIA GPU: builds (bench/gpu_setup.sh), checks the tensor-core path at awkward
 # sizes, then times variants of its parameters at 4096 and 8192 beside step 10, one line each
 # (--brief). Writes $OUT/step11-tuning.log.
-#   bench/tune_step11.sh DEB_DIR [phase ...]     phases: verify tune accuracy bench split (default: the
-#   first four)
+#   bench/tune_step11.sh DEB_DIR [phase ...]     phases: verify tune accuracy bench split helpers
+#   (default: the first four)
 set -uo pipefail
 debs=${1:?usage: bench/tune_step11.sh DEB_DIR [phase ...]}
 shift
@@ -54,6 +54,15 @@ k11=build-gpu/kernel11_tensor_cores/kernel11_tensor_cores
             done
           done
           for v in 2 3 6 8; do "$k11" -m 1000 -n 3000 -k 500 --brief --no-exact -D SLICES=$v; done
+        done ;;
+      helpers)
+        # the helper kernels' square work-groups (transpose, pad, unpad: TRANSPOSE_TILE), three rounds
+        for r in 1 2 3; do
+          for size in "--size 2048" "--size 4096" "--size 8192" "-m 1000 -n 3000 -k 500"; do
+            for v in "" "-D TRANSPOSE_TILE=32" "-D TRANSPOSE_TILE=8"; do
+              "$k11" $size --brief --no-exact $v
+            done
+          done
         done ;;
       accuracy)
         for size in 4096 8192; do
