@@ -89,7 +89,7 @@ def gain_table(tuning, sizes=((4096, 4096, 4096), (1000, 3000, 500))):
             if not (s10 and s11):
                 continue
             cub = by.get(("cublas", size))
-            err = [r.get("normwise_over_bound", "") or "n/a" for r in (s10, s11)]
+            err = [f"{float(r['normwise_over_bound']):.3g}" if r.get("normwise_over_bound") else "n/a" for r in (s10, s11)]
             vs_cublas = f"{s11['_gflops'] / cub['_gflops']:.2f}" if cub else "n/a"
             out.append(f"| {next(iter(t.device))[1]} | {' x '.join(map(str, size))} | {s10['_gflops']:.0f} "
                        f"| {s11['_gflops']:.0f} | {s11['_gflops'] / s10['_gflops']:.2f} | {vs_cublas} "
