@@ -45,14 +45,24 @@ bench/gpu_setup.sh "${1:?usage: bench/exp_step11_costs.sh DEB_DIR}" build-gpu >/
 cmake --build build-gpu -j "$(nproc)" --target kernel11_tensor_cores >/dev/null || exit $?
 k11=build-gpu/kernel11_tensor_cores/kernel11_tensor_cores
 mkdir -p bench/exp
+# The compiler's registers and spills for the sgemm of a run with these options
+registers() {
+  CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose "$k11" "$@" --size 256 --no-verify 2>&1 |
+    grep -E '^ptxas' | grep -E 'registers|spill' | head -2 | tr '\n' ' '
+}
 sed -e 's/\*hi = toTF32(x);/*hi = x;/' -e 's/\*lo = x - \*hi;/*lo = -x;/' kernel11_tensor_cores/tensor_cores.cl \
   > bench/exp/no_split.cl
 cmp -s kernel11_tensor_cores/tensor_cores.cl bench/exp/no_split.cl && { echo "no_split: the sed changed nothing" >&2; exit 1; }
 phase=${2:-costs}
 src=${KERNEL:-kernel11_tensor_cores/tensor_cores.cl}
-case $phase in a_rows|stores|a_scalar|store_forms|two_acc) layouts=1 ;; *) layouts=0 ;; esac
+case $phase in fragments|a_rows|stores|a_scalar|store_forms|two_acc) layouts=1 ;; *) layouts=0 ;; esac
 if [ $layouts = 1 ]; then
-  if [ "$phase" = two_acc ]; then
+  if [ "$phase" = fragments ]; then
+    python3 bench/exp_step11_fragments.py "$src" bench/exp/fragments.cl || exit 1
+    python3 bench/exp_step11_fragments.py "$src" bench/exp/fragments_a.cl --a-only || exit 1
+    variants=("" "--kernel-file bench/exp/fragments.cl" "--kernel-file bench/exp/fragments_a.cl")
+    verified=("${variants[@]:1}")
+  elif [ "$phase" = two_acc ]; then
     python3 bench/exp_step11_two_acc.py "$src" bench/exp/two_acc.cl || exit 1
     w32="-D WTN=32 -D WPTN=4"
     variants=("" "$w32" "$w32 -D TSN=64" "--kernel-file bench/exp/two_acc.cl $w32"
@@ -88,8 +98,7 @@ if [ $layouts = 1 ]; then
   {
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
     for v in "${variants[@]}"; do
-      echo "registers of [$v]: $(CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose \
-        "$k11" $v --size 256 --no-verify 2>&1 | grep -E '^ptxas' | grep -E 'registers|spill' | head -2 | tr '\n' ' ')"
+      echo "registers of [$v]: $(registers $v)"
     done
     echo "== verify"
     for size in "-m 1000 -n 1001 -k 999 --alpha 0.5 --beta 2" "-m 129 -n 65 -k 257 --alpha -1.5 --beta -0.25" \
@@ -110,33 +119,6 @@ if [ $layouts = 1 ]; then
   } 2>&1 | tee "${OUT:-.}/step11-${phase/_/-}.log"
   exit 0
 fi
-if [ "${2:-costs}" = fragments ]; then
-  python3 bench/exp_step11_fragments.py kernel11_tensor_cores/tensor_cores.cl bench/exp/fragments.cl || exit 1
-  python3 bench/exp_step11_fragments.py kernel11_tensor_cores/tensor_cores.cl bench/exp/fragments_a.cl --a-only || exit 1
-  {
-    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
-    for f in kernel11_tensor_cores/tensor_cores.cl bench/exp/fragments.cl bench/exp/fragments_a.cl; do
-      echo "registers of $f: $(CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose \
-        "$k11" --kernel-file $f --size 256 --no-verify 2>&1 | grep -E '^ptxas' | grep -E 'registers|spill' | head -2 | tr '\n' ' ')"
-    done
-    echo "== verify"
-    for size in "-m 1000 -n 1001 -k 999 --alpha 0.5 --beta 2" "-m 129 -n 65 -k 257 --alpha -1.5 --beta -0.25" \
-                "-m 17 -n 33 -k 65" "-m 128 -n 128 -k 8192 -D SLICES=1" "-m 4096 -n 16 -k 64"; do
-      for f in fragments fragments_a; do
-        "$k11" $size --brief --repeat 1 --warmup 0 --kernel-file bench/exp/$f.cl
-      done
-    done
-    for round in 1 2 3; do
-      for size in "--size 2048" "--size 4096" "--size 8192" "-m 1000 -n 3000 -k 500"; do
-        echo "== round $round, $size"
-        "$k11" $size --brief --no-exact
-        "$k11" $size --brief --no-exact --kernel-file bench/exp/fragments.cl
-        "$k11" $size --brief --no-exact --kernel-file bench/exp/fragments_a.cl
-      done
-    done
-  } 2>&1 | tee "${OUT:-.}/step11-fragments.log"
-  exit 0
-fi
 if [ "${2:-costs}" = promote16 ]; then
   python3 bench/exp_step11_promote16.py kernel11_tensor_cores/tensor_cores.cl bench/exp/promote16.cl || exit 1
   python3 bench/exp_step11_promote16.py kernel11_tensor_cores/tensor_cores.cl bench/exp/every8.cl --every8 || exit 1
@@ -144,8 +126,7 @@ if [ "${2:-costs}" = promote16 ]; then
   {
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
     for f in kernel11_tensor_cores/tensor_cores.cl bench/exp/every8.cl bench/exp/promote16.cl; do
-      echo "registers of $f with TSK=16: $(CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose \
-        "$k11" "${t16[@]}" --kernel-file $f --size 256 --no-verify 2>&1 | grep -E '^ptxas' | grep -E 'registers|spill' | head -2 | tr '\n' ' ')"
+      echo "registers of $f with TSK=16: $(registers "${t16[@]}" --kernel-file $f)"
     done
     for round in 1 2; do
       for size in 4096 8192; do
