@@ -20,7 +20,15 @@ whose stores were one float at a time (`git show 524b781:kernel11_tensor_cores/t
 kernel reads A^T, one float at a time, in the instruction's order of depths; B and the stores the
 kernel's. A's tile rows are TSK + WIDTH floats (local-memory padding: 12 with the NVIDIA defaults,
 so the 32 lanes' reads, rows g and depths q, meet 32 banks).
-    bench/exp_step11_a_rows.py KERNEL OUT [--scalar]"""
+--ldmatrix: as --scalar, but each 16 x 8 block of A read by the warp with one ldmatrix.x4 (NVIDIA's
+PTX, compute capability 7.5 and later; the portable path keeps --scalar's reads): the instruction
+loads four 8 x 8 matrices of 16-bit values, which, read as 8 rows of 4 floats each, are exactly the
+four values a lane holds of A's fragment (rows g and g+8, depths q and q+4). 4 instructions per lane
+and 8-deep step instead of 16 reads. Rows of 12 floats keep its 16-byte rows aligned and its eight
+rows of each matrix in 32 different banks.
+--ldmatrix-memory: --ldmatrix with the asm not volatile, a "memory" clobber in its place (it still
+stays after the barrier before it), so that the compiler may schedule it like any other read.
+    bench/exp_step11_a_rows.py KERNEL OUT [--scalar | --ldmatrix | --ldmatrix-memory]"""
 import sys
 
 from exp_step11_fragments import A_READS, B_PAIRS, B_READS, PAIRS_GUARD, STORE4, STORE_LOOP, swap
@@ -32,7 +40,9 @@ def edit(text, old, new, count=1):
 
 def main(argv):
     kernel, out = argv[1], argv[2]
-    scalar = "--scalar" in argv[3:]
+    clobber = "--ldmatrix-memory" in argv[3:]
+    ldmatrix = "--ldmatrix" in argv[3:] or clobber
+    scalar = "--scalar" in argv[3:] or ldmatrix
     text = open(kernel, encoding="utf-8").read()
     # The helper: a padded copy of A into the buffer the host calls A^T
     start = text.index("    const int tx = get_local_id(0);  // 0..TRANSPOSE_TILE-1")
@@ -71,6 +81,31 @@ def main(argv):
             "A(m, k) is A^T's row k, column m", "(experiment) A(m, k) is the tile's row m, column k").replace(
             "As[(k + q + (r/2)*4)*(ROWA*WIDTH) + rowBase + i*MMA_M + (r%2)*8]",
             "As[(rowBase + i*MMA_M + (r%2)*8)*(ROWA*WIDTH) + k + q + (r/2)*4]"))
+        if ldmatrix:
+            reads = A_READS.replace(
+                "A(m, k) is A^T's row k, column m", "(experiment) A(m, k) is the tile's row m, column k").replace(
+                "As[(k + q + (r/2)*4)*(ROWA*WIDTH) + rowBase + i*MMA_M + (r%2)*8]",
+                "As[(rowBase + i*MMA_M + (r%2)*8)*(ROWA*WIDTH) + k + q + (r/2)*4]")
+            text = edit(text, reads, """#if TC == 1
+            // (experiment) each 16 x 8 block of A with one ldmatrix.x4: lane l gives the address of
+            // row l%8 of matrix l/8; matrices 0-3 are rows 0-7 and 8-15 of depths 0-3, then of 4-7,
+            // and the lane receives word q of row g of each: a[0], a[1], a[2], a[3]
+            UNROLL
+            for (int i = 0; i < FRAGS_M; i++) {
+                uint d[4];
+                const uint addr = (uint)(size_t)&As[(warpRow*WTM + i*MMA_M + lane%8 + ((lane/8)%2)*8)*(ROWA*WIDTH)
+                                                    + k + (lane/16)*4];
+                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                             : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(addr)@CLOBBER@);
+                UNROLL
+                for (int r = 0; r < 4; r++)
+                    splitTF32(as_float(d[r]), &aFrag[HI][i][r], &aFrag[LO][i][r]);
+            }
+#else
+""" + reads + "#endif\n")
+            if clobber:
+                text = edit(text, 'asm volatile("ldmatrix', 'asm("ldmatrix')
+            text = edit(text, "@CLOBBER@", ' : "memory"' if clobber else "")
         open(out, "w", encoding="utf-8").write(text)
         return
     # The reads: depths q and q+4 of a step are the tile's 2q and 2q+1, for A and B alike

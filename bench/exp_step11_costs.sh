@@ -28,6 +28,9 @@
 # at a time), and the same with A read as it is, row-major, one float at a time like the kernel's reads
 # of A^T (exp_step11_a_rows.py --scalar; the host's transpose then copies A as it is); verified, timed
 # as above.
+# Phase ldmatrix (bench/tuning/*-step11-ldmatrix.log): a_scalar's two kernels and the same with A's
+# fragments read by ldmatrix.x4, one instruction per 16 x 8 block (exp_step11_a_rows.py --ldmatrix),
+# its asm volatile, and not volatile with a "memory" clobber (--ldmatrix-memory); verified, timed as above.
 # Phase store_forms (bench/tuning/*-step11-store-forms.log): the kernel beside the kernel of commit
 # 524b781 (C stored one float at a time; bench/exp/before.cl, from git) and two other ways of writing
 # its float2 stores (bench/exp_step11_store_forms.py --pointers, --three-loops); verified, timed as above.
@@ -37,7 +40,7 @@
 # kernel with the same tiles and with its defaults; verified, timed as above.
 # The phases fragments, a_rows and stores edit the kernel of commit 524b781, whose stores were one
 # float at a time: run them with KERNEL=that file (git show 524b781:kernel11_tensor_cores/tensor_cores.cl).
-#   [KERNEL=FILE] [ROUNDS=N] bench/exp_step11_costs.sh DEB_DIR [costs|promote16|fragments|a_rows|stores|a_scalar|store_forms|two_acc]
+#   [KERNEL=FILE] [ROUNDS=N] bench/exp_step11_costs.sh DEB_DIR [costs|promote16|fragments|a_rows|stores|a_scalar|ldmatrix|store_forms|two_acc]
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bench/gpu_setup.sh "${1:?usage: bench/exp_step11_costs.sh DEB_DIR}" build-gpu >/dev/null || exit $?
@@ -55,7 +58,7 @@ sed -e 's/\*hi = toTF32(x);/*hi = x;/' -e 's/\*lo = x - \*hi;/*lo = -x;/' kernel
 cmp -s kernel11_tensor_cores/tensor_cores.cl bench/exp/no_split.cl && { echo "no_split: the sed changed nothing" >&2; exit 1; }
 phase=${2:-costs}
 src=${KERNEL:-kernel11_tensor_cores/tensor_cores.cl}
-case $phase in fragments|a_rows|stores|a_scalar|store_forms|two_acc) layouts=1 ;; *) layouts=0 ;; esac
+case $phase in fragments|a_rows|stores|a_scalar|ldmatrix|store_forms|two_acc) layouts=1 ;; *) layouts=0 ;; esac
 if [ $layouts = 1 ]; then
   if [ "$phase" = fragments ]; then
     python3 bench/exp_step11_fragments.py "$src" bench/exp/fragments.cl || exit 1
@@ -80,6 +83,13 @@ if [ $layouts = 1 ]; then
     python3 bench/exp_step11_a_rows.py "$src" bench/exp/a_scalar.cl --scalar || exit 1
     variants=("" "--kernel-file bench/exp/a_scalar.cl")
     verified=("${variants[@]}")  # the kernel too: its stores are new
+  elif [ "$phase" = ldmatrix ]; then
+    python3 bench/exp_step11_a_rows.py "$src" bench/exp/a_scalar.cl --scalar || exit 1
+    python3 bench/exp_step11_a_rows.py "$src" bench/exp/ldmatrix.cl --ldmatrix || exit 1
+    python3 bench/exp_step11_a_rows.py "$src" bench/exp/ldmatrix_memory.cl --ldmatrix-memory || exit 1
+    variants=("" "--kernel-file bench/exp/a_scalar.cl" "--kernel-file bench/exp/ldmatrix.cl"
+              "--kernel-file bench/exp/ldmatrix_memory.cl")
+    verified=("${variants[@]:2}")
   elif [ "$phase" = a_rows ]; then
     python3 bench/exp_step11_fragments.py "$src" bench/exp/fragments.cl || exit 1
     python3 bench/exp_step11_a_rows.py "$src" bench/exp/a_rows.cl || exit 1

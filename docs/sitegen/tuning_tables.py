@@ -21,12 +21,12 @@
   - step10_blocks.md: step 10 with smaller blocks than its defaults at each size, beside step 9 and
     cuBLAS (the runs NAME-tiles-by-size.csv): what a block chosen by problem size could give;
   - step11_fragment_reads.md, step11_a_rows.md, step11_stores.md, step11_store_forms.md,
-    step11_a_scalar.md, step11_two_acc.md: step 11's variants beside the kernel, from the logs
-    NAME-step11-fragments.log, -a-rows.log, -stores.log, -store-forms.log, -a-scalar.log and
-    -two-acc.log of bench/exp_step11_costs.sh: its fragments read two floats at a time; A read as
-    it is instead of transposed; C stored two or four floats at a time; the float2 stores written
-    other ways, beside the kernel before them; A as it is, read one float at a time; two sets of
-    accumulators.
+    step11_a_scalar.md, step11_two_acc.md, step11_ldmatrix.md: step 11's variants beside the
+    kernel, from the logs NAME-step11-fragments.log, -a-rows.log, -stores.log, -store-forms.log,
+    -a-scalar.log, -two-acc.log and -ldmatrix.log of bench/exp_step11_costs.sh: its fragments read
+    two floats at a time; A read as it is instead of transposed; C stored two or four floats at a
+    time; the float2 stores written other ways, beside the kernel before them; A as it is, read one
+    float at a time; two sets of accumulators; A as it is, read by ldmatrix.
 """
 import glob
 import os
@@ -1271,7 +1271,7 @@ def block_sizes_snippet(tuning, defaults):
     return ("\n".join(out) + "\n") if out else "No run of step 10 with other blocks by problem size is recorded.\n"
 
 
-# bench/exp_step11_costs.sh fragments, a_rows, stores, a_scalar and store_forms: what each variant is, by the kernel file and
+# bench/exp_step11_costs.sh fragments, a_rows, stores, a_scalar, ldmatrix, store_forms and two_acc: what each variant is, by the kernel file and
 # options its log names it with
 STEP11_VARIANTS = (
     ("a_rows.cl -D TILE_PAD=4", "A as it is, depths reordered, reads and C's stores vectorized, TILE_PAD = 4"),
@@ -1281,6 +1281,8 @@ STEP11_VARIANTS = (
     ("store2.cl", "C stored two floats at a time"),
     ("store4.cl", "A and B read in pairs, C stored four floats at a time"),
     ("a_scalar.cl", "A as it is, read one float at a time"),
+    ("ldmatrix_memory.cl", "the same, its asm not volatile (a memory clobber)"),
+    ("ldmatrix.cl", "A as it is, a 16 x 8 block read by one ldmatrix.x4"),
     ("before.cl", "the kernel before, C stored one float at a time"),
     ("pointers.cl", "C seen as float2 arrays once"),
     ("three-loops.cl", "the store loop written three times"),
@@ -1378,6 +1380,7 @@ def render(ctx):
         "step11_store_forms.md": step11_layout_snippet(ctx.tuning_dir, "store-forms"),
         "step11_a_scalar.md": step11_layout_snippet(ctx.tuning_dir, "a-scalar"),
         "step11_two_acc.md": step11_layout_snippet(ctx.tuning_dir, "two-acc"),
+        "step11_ldmatrix.md": step11_layout_snippet(ctx.tuning_dir, "ldmatrix"),
     }
     # step 10 against cuBLAS, for step 10's lab record (the last FP32 step: step 11's own comparison,
     # with the tensor cores, is on its page), whatever later steps the results files hold
