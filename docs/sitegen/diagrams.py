@@ -331,7 +331,7 @@ def tiles_layout(v, width_pt):
         rows, cols = tile.float_shape
         k_major = tile.axes[0] == "k"
         decl = "[" + "][".join(str(n) for n in tile.dims) + "]"
-        vec = f" float{g.width}" if g.width > 1 else " float"
+        vec = f" float{tile.width}" if tile.width > 1 else " float"  # the tile's own vectors (step 11's C is not)
         if tile.operand == "A":
             what = f"k-major, row k: {pm} = {rows_blk} rows" if k_major else f"row m: {pk} = {depth} values of k"
         else:

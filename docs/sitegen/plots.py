@@ -2,6 +2,8 @@
 results_all.svg (all devices, log scale), results_NAME.svg (bars at the headline size),
 sweep_NAME.svg (GFLOPS against the size, log-log, for a sweep); results_all.md and results_plot.md
 show them. On the x axis a step is its number (the pages name the steps by number), a peer its name.
+cuBLAS's TF32 mode (cublas_tf32) is not drawn: it is a different product, not FP32-accurate (it fails
+the harness's check by design), and the plots compare FP32 SGEMMs; the tables show its rows.
 """
 import os
 
@@ -10,6 +12,12 @@ from .common import NO_RESULTS, fmt_gflops, is_step, md_escape, size_text, write
 
 STEP_COLOUR, PEER_COLOUR = "#3b6ea5", "#e8862a"
 PEER_NAMES = {"cublas": "cuBLAS", "clblast": "CLBlast", "cpu_blas": "CPU BLAS"}
+NOT_FP32 = {"cublas_tf32"}  # peers left out of the plots (module docstring)
+
+
+def fp32_programs(programs):
+    return [p for p in programs if p not in NOT_FP32]
+
 
 # One look per device on the plot of every device, so that two devices with the same numbers (the
 # H100 and the H200) both show: the first's line under the second's, its larger open markers around
@@ -20,11 +28,11 @@ DEVICE_LOOKS = [dict(color="#1f77b4", marker="s", ms=9, mfc="none", mew=1.6, ls=
                 dict(color="#9467bd", marker="D", ms=5, mfc="#9467bd", mew=0, ls=":", lw=1.8),
                 dict(color="#8c564b", marker="v", ms=7, mfc="none", mew=1.4, ls="-", lw=1.0)]
 
-# Line colours and markers of the sweep plot: one per step (ten distinct ones before any repeats),
+# Line colours and markers of the sweep plot: one per step (eleven distinct ones before any repeats),
 # and the peers in greys and black, dashed
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
-           "#7f3c8d"]
-MARKERS = ["o", "s", "D", "^", "v", "<", ">", "p", "h", "d"]
+           "#7f3c8d", "#ff00ff"]
+MARKERS = ["o", "s", "D", "^", "v", "<", ">", "p", "h", "d", "8"]
 DODGE = 0.012
 PEER_LOOKS = {"cublas": ("#000000", "X", (0, (5, 2))), "clblast": ("#555555", "P", (0, (5, 2, 1, 2))),
               "cpu_blas": ("#999999", "*", (0, (2, 2)))}
@@ -47,7 +55,7 @@ def ordered_programs(results):
         for p in r.programs:
             if p not in programs:
                 programs.append(p)
-    return sorted(programs, key=lambda p: (not is_step(p), p if is_step(p) else ""))
+    return sorted(fp32_programs(programs), key=lambda p: (not is_step(p), p if is_step(p) else ""))
 
 
 def log_ticks(ax, low, high):
@@ -62,7 +70,7 @@ def plot_device(r, path):
     """Bars: GFLOPS of each program at the headline size on one device (linear scale), the value on
     each bar, the measured FMA peak as a dashed line."""
     plt = drawing.pyplot()
-    bars = [(p, r.gflops(p)) for p in r.programs if r.gflops(p) is not None]
+    bars = [(p, r.gflops(p)) for p in fp32_programs(r.programs) if r.gflops(p) is not None]
     fig, ax = plt.subplots(figsize=(drawing.MAX_WIDTH_IN, 3.9))
     xs = list(range(len(bars)))
     colours = [STEP_COLOUR if is_step(p) else PEER_COLOUR for p, _ in bars]
@@ -138,10 +146,11 @@ def plot_sweep(r, path):
     squares = sorted({s[0] for s in r.sizes if s[0] == s[1] == s[2]})
     fig, ax = plt.subplots(figsize=(drawing.MAX_WIDTH_IN, 5.6))
     values = []
-    for n, p in enumerate(r.programs):
+    programs = fp32_programs(r.programs)
+    for n, p in enumerate(programs):
         # each program's points a little apart along x (DODGE octaves from the next program's), so
         # that programs with the same rate at a size all show
-        dodge = 2 ** (DODGE * (n - (len(r.programs) - 1) / 2))
+        dodge = 2 ** (DODGE * (n - (len(programs) - 1) / 2))
         pts = [(x * dodge, *r.measured(p, (x, x, x))) for x in squares]
         pts = [(x, g, v) for x, g, v in pts if g is not None]
         if not pts:

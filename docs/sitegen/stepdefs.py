@@ -848,7 +848,8 @@ class TensorCores(AsyncCopy):
                 f"the {fm} x {fn} blocks of 16 x 8 of its warp's WTM x WTN tile")
 
     def width(self, P):
-        return 1  # C is stored float by float (the copies into the tiles stay WIDTH wide)
+        return 1  # C drawn float by float: a lane's values are fragments, not WIDTH-wide vectors (its float2
+        # stores pair columns 2q and 2q+1 of a fragment); the copies into the tiles stay WIDTH wide
 
     def reads(self, P, lx, ly, kk, t=0):
         """{tile: float paths} that work-item (lx, ly) reads at row kk of the t-th tile of its walk:

@@ -27,6 +27,8 @@ PEER_SUMMARY = {
     "cpu_blas": "the CPU BLAS's cblas_sgemm on the host CPU",
     "clblast": "CLBlast's tuned OpenCL SGEMM on the same device",
     "cublas": "NVIDIA's cuBLAS SGEMM through CUDA on the same GPU",
+    "cublas_tf32": "cuBLAS's SGEMM in its TF32 mode (tensor cores), on the same GPU: not FP32-accurate, so it "
+                   "fails the check by design",
 }
 
 
