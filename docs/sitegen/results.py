@@ -9,6 +9,10 @@ from .common import NEEDED, InputError, fmt_gflops, is_step, md_escape, parse_pa
 # Statuses of the harness's CSV (gemm_report.h) and of the sweep (bench/bench.py). A row that ran
 # has its numbers; a row that did not run has empty numbers and the reason in `parts`.
 RAN = ("PASS", "FAIL", "UNVERIFIED")
+# Programs made for the tensor cores, not the FMA units: the FMA peak is not their ceiling, so the
+# tables give them no '% of FMA peak' (step 11's own ceilings are on its pages; on a device without
+# tensor cores its portable path is there for correctness, not speed)
+NOT_FMA = ("kernel11_tensor_cores", "cublas_tf32")
 
 
 NOT_RUN = ("REFUSED", "SKIPPED", "TIMEOUT", "ERROR")
@@ -183,11 +187,13 @@ class ResultsFile:
                 raise InputError(f"{peak_path}: measured on {self.peak.device} ({self.peak.platform}), but the steps "
                                  f"of {os.path.basename(path)} ran on {self.device} ({self.platform})")
         # '% of FMA peak' is of the measured peak, or of a faster verified rate on the same hardware
-        # (a library can beat peak's kernels): never above 100 %, and the pages say which it is.
+        # (a library can beat peak's kernels): never above 100 %, and the pages say which it is. A
+        # program that does not run on the FMA units (NOT_FMA) has no such percentage.
         self.ceiling, self.ceiling_by = (self.peak.fma if self.peak else None), None
         for (program, size), r in self.best.items():
             g = self.gflops(program, size)
-            if g is not None and self.ceiling and self.same_hardware(r) and g > self.ceiling:
+            if (g is not None and self.ceiling and self.same_hardware(r) and g > self.ceiling
+                    and program not in NOT_FMA):
                 self.ceiling, self.ceiling_by = g, (program, size)
 
     def row(self, program, size=None):
@@ -248,7 +254,7 @@ class ResultsFile:
 
     def pct_peak(self, program, size=None):
         g = self.gflops(program, size)
-        if g is None or not self.same_hardware(self.row(program, size)):
+        if g is None or program in NOT_FMA or not self.same_hardware(self.row(program, size)):
             return None
         return 100.0 * g / self.ceiling
 

@@ -20,7 +20,7 @@ import os
 from .common import (NO_RESULTS, fmt_gflops, fmt_pct, fmt_ratio, is_step, md_escape, parse_parts, previous_step,
                      short_name, size_short, size_text, write)
 from .attribution import Attribution, note_text
-from .results import NOT_RUN, RAN, REFERENCES, UNSTEADY
+from .results import NOT_FMA, NOT_RUN, RAN, REFERENCES, UNSTEADY
 
 # What the peers are, for the tables (a peer not listed here is shown by its name)
 PEER_SUMMARY = {
@@ -119,6 +119,11 @@ def headline_snippet(results, steps=None, attribution=None):
     for r in results:
         peak = (f"measured FMA peak {fmt_gflops(r.peak.fma)} GFLOPS (`bench/peak`, {md_escape(r.peak.vector)})"
                 + r.ceiling_text() if r.peak else "no measured peak in this file")
+        tensor = [{"kernel11_tensor_cores": "step 11", "cublas_tf32": "cuBLAS's TF32 mode"}.get(p, f"`{p}`")
+                  for p in r.programs if p in NOT_FMA]
+        if r.peak and tensor:
+            peak += (f"; {' and '.join(tensor)} {'are' if len(tensor) > 1 else 'is'} made for the tensor cores: "
+                     "no percentage of it")
         out.append(f"**{md_escape(r.stem)}**: {r.where()}; {size_text(r.headline)}; {peak}.\n")
         refs = [(p, label) for p, label in REFERENCES if r.gflops(p) is not None]
         out.append("| program | GFLOPS | vs previous step | vs step 1 | % of FMA peak |"
