@@ -7,10 +7,11 @@ reads and writes (g = lane/4, q = lane%4):
   C: register r holds row g + (r/2)*8, column 2q + r%2.
 The functions below give it element by element; the figure is drawn from them."""
 import csv
+import glob
 import os
 
 from . import drawing, records
-from .common import write
+from .common import InputError, write
 
 M, N, K = 16, 8, 8
 COLOURS = ("#c6dbef", "#fdd0a2", "#c7e9c0", "#dadaeb")  # register 0, 1, 2, 3
@@ -160,19 +161,21 @@ def targets_table(tuning):
             s11, cub = by.get(("kernel11_tensor_cores", size)), by.get(("cublas", size))
             if s11 and cub:
                 ratio = float(s11["gflops"]) / float(cub["gflops"])
-                cells.append(f"{ratio:.2f}x, " + ("met" if ratio >= want else "**not met**")
+                # three decimals: 1.246x is not met, and 1.25x would read as if it were
+                cells.append(f"{ratio:.3f}x, " + ("met" if ratio >= want else "**not met**")
                              + ("" if s11["status"].startswith("PASS") else f" ({s11['status']})"))
             else:
                 cells.append("not measured")
         out.append(f"| at least {want:.2f}x cuBLAS at {' x '.join(map(str, size))} | " + " | ".join(cells) + " |")
     cells = []
     for _, _, by in sweeps:
-        pairs = [(float(r["normwise_error"]), float(by[("kernel10_async_copy", size)]["normwise_error"]))
+        pairs = [(size, float(r["normwise_error"]), float(by[("kernel10_async_copy", size)]["normwise_error"]))
                  for (step, size), r in by.items() if step == "kernel11_tensor_cores"
                  and r.get("normwise_error") and by.get(("kernel10_async_copy", size), {}).get("normwise_error")]
-        worse = sum(e11 > e10 for e11, e10 in pairs)
+        worse = [f"{' x '.join(map(str, size))}: {e11:.3e} against {e10:.3e}" for size, e11, e10 in pairs if e11 > e10]
         cells.append(f"met at {len(pairs)} of {len(pairs)} sizes" if pairs and not worse
-                     else f"**not met** at {worse} of {len(pairs)} sizes" if pairs else "not measured")
+                     else f"**not met** at {len(worse)} of {len(pairs)} sizes ({'; '.join(worse)})" if pairs
+                     else "not measured")
     out.append("| normwise error at most step 10's, every size of the sweep | " + " | ".join(cells) + " |")
     out.append("\nStep 11's GFLOPS over cuBLAS's, medians of one sweep each: step 11's own sweeps "
                "(bench/tuning/) and the results files that hold step 11 (docs/results/); UNVERIFIED: a size the "
@@ -207,9 +210,52 @@ def target_parts_table(tuning):
                              "unpadding C, as each size needs).\n")
 
 
+# The variants of bench/exp_step11_accuracy.py, as the table heads them
+ACCURACY_LABELS = {"step 11, round_lo": "step 11, lo rounded to TF32", "step 11, four": "step 11 and lo·lo",
+                   "step 11, both": "step 11, both"}
+
+
+def accuracy_table(tuning_dir):
+    """Step 11's error at short K, part by part (bench/exp_step11_accuracy.py, *-step11-accuracy.csv):
+    for each size, the normwise error of step 10, of step 11, and of step 11 with each left-out part of
+    the split put back, and the slices of K each run had."""
+    def slices(r):
+        return dict(kv.split("=", 1) for kv in r["params"].split())["SLICES"]
+
+    out = []
+    for path in sorted(glob.glob(os.path.join(tuning_dir, "*-step11-accuracy.csv"))):
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        if not rows or "variant" not in rows[0]:
+            raise InputError(f"{path}: not a CSV of bench/exp_step11_accuracy.py")
+        variants = list(dict.fromkeys(r["variant"] for r in rows))
+        # the runs in the order they ran, one of each variant per size: a size may come twice (as the
+        # host plans it, then with no split)
+        groups = [rows[i:i + len(variants)] for i in range(0, len(rows), len(variants))]
+        for g in groups:
+            if [r["variant"] for r in g] != variants or len({r["m"] for r in g}) != 1:
+                raise InputError(f"{path}: not one run of each variant per size, in order")
+            if any(r["status"] != "PASS" for r in g):
+                raise InputError(f"{path}: a run at {g[0]['m']} did not pass its check")
+        out.append(f"{rows[0]['device']} (driver {rows[0]['driver']}, {rows[0]['date'][:10]}; "
+                   f"`{os.path.basename(path)}`): normwise error, in brackets the slices of K of the rows "
+                   "the host split (1: none split):\n")
+        out.append("| M = N = K | " + " | ".join(ACCURACY_LABELS.get(v, v) for v in variants) + " |")
+        out.append("|---" * (len(variants) + 1) + "|")
+        seen = set()
+        for g in groups:
+            size = g[0]["m"] + (", no split" if g[0]["m"] in seen else "")
+            seen.add(g[0]["m"])
+            out.append(f"| {size} | " + " | ".join(f"{float(r['normwise_error']):.3e} ({slices(r)})" for r in g)
+                       + " |")
+        out.append("")
+    return "\n".join(out) if out else "(no run of `bench/exp_step11_accuracy.py` is recorded)\n"
+
+
 def render_table(ctx):
     write(os.path.join(ctx.out, "step11_gain_tc.md"), gain_table(ctx.tuning))
     write(os.path.join(ctx.out, "step11_targets.md"),
           targets_table(ctx.tuning + [records.TuningFile(r.path) for r in ctx.results]))
     write(os.path.join(ctx.out, "step11_target_parts.md"), target_parts_table(ctx.tuning))
     write(os.path.join(ctx.out, "step11_sweep.md"), sweep_table(ctx.tuning))
+    write(os.path.join(ctx.out, "step11_accuracy_parts.md"), accuracy_table(ctx.tuning_dir))

@@ -33,7 +33,7 @@ DEVICE_LOOKS = [dict(color="#1f77b4", marker="s", ms=9, mfc="none", mew=1.6, ls=
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
            "#7f3c8d", "#ff00ff"]
 MARKERS = ["o", "s", "D", "^", "v", "<", ">", "p", "h", "d", "8"]
-DODGE = 0.012
+DODGE = 0.018
 PEER_LOOKS = {"cublas": ("#000000", "X", (0, (5, 2))), "clblast": ("#555555", "P", (0, (5, 2, 1, 2))),
               "cpu_blas": ("#999999", "*", (0, (2, 2)))}
 
@@ -141,10 +141,10 @@ def plot_all(results, path):
 def plot_sweep(r, path):
     """GFLOPS against the square problem size, one line per program, log-log; the measured rates
     only (a size a program did not run at is no point), UNVERIFIED ones as open points; each
-    program's points moved by a hair along x (DODGE), the later steps' lines thinner."""
+    program's points moved by a hair along x (DODGE), the later steps' lines thinner and markers smaller."""
     plt = drawing.pyplot()
     squares = sorted({s[0] for s in r.sizes if s[0] == s[1] == s[2]})
-    fig, ax = plt.subplots(figsize=(drawing.MAX_WIDTH_IN, 5.6))
+    fig, ax = plt.subplots(figsize=(drawing.MAX_WIDTH_IN, 8.0))
     values = []
     programs = fp32_programs(r.programs)
     for n, p in enumerate(programs):
@@ -163,12 +163,14 @@ def plot_sweep(r, path):
             colour, marker, ls = PEER_LOOKS.get(p, ("#444444", "x", (0, (4, 2))))
         checked = [i for i, (_, _, v) in enumerate(pts) if v]
         # the later steps drawn thinner over the earlier ones: where two lines meet, both show
-        lw = 3.4 - 0.25 * j if is_step(p) else 1.3
-        ax.plot([x for x, _, _ in pts], [g for _, g, _ in pts], ls=ls, lw=lw, color=colour, marker=marker, ms=4.5,
+        lw = 3.0 - 0.2 * j if is_step(p) else 1.3
+        # and their markers smaller: where two steps' points meet, the earlier one's shows as a rim
+        ms = 6.5 - 0.35 * j if is_step(p) else 4.5
+        ax.plot([x for x, _, _ in pts], [g for _, g, _ in pts], ls=ls, lw=lw, color=colour, marker=marker, ms=ms,
                 markevery=checked, label=program_tick(p) if not is_step(p) else f"step {program_tick(p)}", zorder=3)
         open_ = [(x, g) for x, g, v in pts if not v]
         if open_:
-            ax.plot([x for x, _ in open_], [g for _, g in open_], ls="none", marker=marker, ms=4.5, color=colour,
+            ax.plot([x for x, _ in open_], [g for _, g in open_], ls="none", marker=marker, ms=ms, color=colour,
                     mfc="white", label=f"_unverified {p}", zorder=3)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")

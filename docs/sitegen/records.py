@@ -31,9 +31,10 @@ def load_tuning(directory):
     if not directory or not os.path.isdir(directory):
         return []
     # peak --local-reads's files have columns of their own (sitegen/local_reads.py reads them), and
-    # so do the peaks bench.py records beside a sweep (NAME.peak.csv, as in docs/results/)
+    # so do the peaks bench.py records beside a sweep (NAME.peak.csv, as in docs/results/) and step
+    # 11's accuracy experiment (a variant column first; sitegen/fragments.py reads it)
     return [TuningFile(p) for p in sorted(glob.glob(os.path.join(directory, "*.csv")))
-            if not p.endswith("-local-reads.csv") and not p.endswith(".peak.csv")]
+            if not p.endswith(("-local-reads.csv", ".peak.csv", "-step11-accuracy.csv"))]
 
 
 def tuning_for(tuning, r):
