@@ -16,8 +16,9 @@ no split (-D SLICES=1) for both steps, where each sum over K runs inside one wor
     python3 bench/exp_step11_accuracy.py BUILD_DIR OUT.csv [--squares 256,512] [program options]
 
 --squares: the square sizes (default 256,512,1024,2048,4096; 256 also runs without the split). The
-program options go to both steps (step 11's TC to step 11 alone), e.g. on PoCL:
--D TC=0 -D COPY=0 --defaults-for nvidia-gpu --squares 256.
+program options go to both steps (step 11's TC to step 11 alone), e.g. NVIDIA's parameters on
+PoCL: -D TC=0 -D COPY=0 --defaults-for nvidia-gpu (on an NVIDIA GPU they need TC=1: the portable
+path's warp matrices do not fit its local memory beside NVIDIA's tiles).
 
 OUT.csv: a column `variant`, then the programs' own CSV columns (`normwise_error` among them).
 Verified runs only (the check must pass, or the variant is wrong, not less accurate); exit 1 if one
@@ -82,7 +83,9 @@ def run(runs, sizes, out):
     header, rows, failed = None, [], False
     for size in sizes:
         for name, command in runs:
-            done = subprocess.run(command + size + ["--repeat", "3", "--warmup", "1", "--no-exact", "--csv"],
+            # 3 timed runs after 1 untimed unless the program options say otherwise (they come later)
+            done = subprocess.run(command[:1] + ["--repeat", "3", "--warmup", "1"] + command[1:] + size
+                                  + ["--no-exact", "--csv"],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             table = list(csv.reader(io.StringIO(done.stdout)))
             if done.returncode not in (0, 1) or len(table) != 2:
