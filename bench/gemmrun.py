@@ -33,12 +33,12 @@ NOT_FP32 = ("cublas_tf32",)
 # The harness's CSV columns (common/include/gemm_report.h), in order.
 COLUMNS = ["step", "platform", "device", "driver", "m", "n", "k", "alpha", "beta", "params", "warmup", "repeat",
            "median_ms", "best_ms", "gflops", "gflops_best", "parts", "max_err_over_bound", "status", "date",
-           "normwise_over_bound", "exact", "normwise_error"]
+           "normwise_over_bound", "exact", "normwise_error", "precision", "data"]
 
 EXIT_MEANING = {1: "FAIL", 2: "refused", 3: "error"}
 
 # Options of the shared parser (common/src/gemm_options.c) that take a value.
-VALUE_OPTIONS = {"-m", "-n", "-k", "--size", "--alpha", "--beta", "--platform", "--device", "--repeat", "--warmup",
+VALUE_OPTIONS = {"-m", "-n", "-k", "--size", "--alpha", "--beta", "--platform", "--device", "--repeat", "--warmup", "--data",
                  "--seed", "-D", "--kernel-file"}
 
 

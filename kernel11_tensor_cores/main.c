@@ -48,8 +48,11 @@ static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
                           "16, WTN=%ld and TSK=%ld of 8, and (WTM/WPTM)*(WTN/WPTN)=%ld must be 32",
                           wtm, wtn, tsk, lanes);
     if (!rc)
-        rc = gemm_require(msg, pad % gemm_param(p, "WIDTH") == 0 && gemm_param(p, "PRODUCTS") != 2,
-                          "TILE_PAD=%ld must be a multiple of WIDTH=%ld, and PRODUCTS 1 or 3", pad, gemm_param(p, "WIDTH"));
+        rc = gemm_require(msg, pad % gemm_param(p, "WIDTH") == 0, "TILE_PAD=%ld must be a multiple of WIDTH=%ld", pad,
+                          gemm_param(p, "WIDTH"));
+    if (!rc)
+        rc = gemm_require(msg, gemm_param(p, "PRODUCTS") != 2,
+                          "PRODUCTS=2: the products per multiply-add are 3 (lo*hi + hi*lo + hi*hi) or 1 (hi*hi)");
     for (int i = 0; !rc && i < 2; i++) {
         const char *name = i ? "TC" : "COPY", *what = i ? "mma.sync, the tensor cores' instruction" : "cp.async";
         if (gemm_param(p, name) == 1)

@@ -60,7 +60,8 @@
 //             A split one is written into `copies`, which holds SLICES*splitRows*TSM rows of N:
 //             one copy of the split rows per slice, slice s of block row fullRows + r writing
 //             alpha times its partial product (no beta) at rows (s*splitRows + r)*TSM and on.
-//             With splitRows = 0 nothing is split and `copies` is not used. The kernel declares
+//             With splitRows = 0 nothing is split and `copies` is neither read nor written: pass any
+//             buffer (the host passes the buffer it passes as C). The kernel declares
 //             AT and B as arrays of floatN: the buffers are ordinary float arrays, copied WIDTH
 //             floats at a time.
 // Launch      2D NDRange of work-items, WPTM*WPTN values of C each (in fragments, see WPTM): dimension 0
@@ -118,6 +119,9 @@
 //             event then gives wrong numbers on any device, a copy started too early a data race
 //             that Oclgrind reports.
 // Constraints M a multiple of TSM, N of TSN, K of TSK (true of the padded sizes by construction);
+//             the caller's K, before padding, at least 8: with fewer terms the products of two TF32
+//             halves (about 21 of a float's 24 bits) may miss FP32's worst-case bound, and the host
+//             refuses K < 8 (step 10 computes those in FP32);
 //             0 <= splitRows <= M/TSM; SLICES >= 1 (a slice left without a tile, when
 //             SLICES > K/TSK, writes zeros); (M + (SLICES-1)*splitRows*TSM)*N < 2^31 (C and the copies, indexed
 //             as rows that continue C's) and SLICES*(K/TSK) < 2^31;
@@ -175,11 +179,31 @@
 //                         TILE_PAD=0 TC=0 PRODUCTS=3 PROMOTE=1 TRANSPOSE_TILE=16 TRANSPOSE_PAD=1
 //                         SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=2
 //
-// How the host chooses SLICES and SPLIT_ROWS where they are 0 (the defaults): as step 9 does, with
-// step 11's own TSM, TSN, TSK and GROUPS_PER_CU; step 9's header (kernel09_split_k/split_k.cl)
-// gives the rule. It is gemm_split_k_choose() with its cost model gemm_split_k_cost() and the
-// constants GEMM_SPLIT_FLOPS_PER_BYTE and GEMM_SPLIT_GROUP_TILES, in common/src/gemm_step_rules.c
-// and common/include/gemm_step_rules.h.
+// Host-only parameters: SLICES, SPLIT_ROWS and GROUPS_PER_CU are no macros of this file. The host
+// reads them (-D sets them like the others) to choose the sgemm's split of K, which reaches the
+// kernels as their launch geometry and their splitRows and slices arguments:
+//   SLICES: 0 (the default) lets the host choose, n > 0 forces n slices and at least one split row;
+//   SPLIT_ROWS: 0 (the default) lets the host choose, n > 0 splits the last min(n, Mp/TSM) rows;
+//   GROUPS_PER_CU: work-groups a compute unit runs at once, in the host's model of the device.
+// How the host chooses them where SLICES and SPLIT_ROWS are 0 (gemm_split_k_choose() and its cost
+// model gemm_split_k_cost(), common/src/gemm_step_rules.c and common/include/gemm_step_rules.h; the
+// same rule as step 9's). With R =
+// Mp/TSM rows of blocks, cols = Np/TSN blocks per row, T = Kp/TSK tiles of K and
+// W = CL_DEVICE_MAX_COMPUTE_UNITS x GROUPS_PER_CU (at least 1) work-groups running at once:
+// - split rows: the last q = R - (R*cols/W)*W/cols (integer divisions), the rows left over after
+//   whole waves of W blocks; all R when R*cols < W. q = 0: no split (SLICES=1, SPLIT_ROWS=0).
+// - SLICES: the s from 1 (no split: q = 0) to min(64, T) with the lowest cost, the smallest of
+//   equal ones; the top lowered while s*q*TSM*Np floats (the copies) exceed 2^31 - 1 or
+//   CL_DEVICE_MAX_MEM_ALLOC_SIZE/4, or s*T exceeds 2^31 - 1 (the kernels' int indices).
+// - cost(s), in tiles of the sgemm's loop: the time the last work-group ends when W slots run the
+//   (R - q)*cols whole work-groups of T + G tiles, then the q*cols*s split ones of ceil(T/s) + G
+//   tiles, each on the first slot free; plus unpad's traffic,
+//   (c + (s + 1)*q*cols) * (4*F/(2*TSK)) / W, with c = 2*(R - q)*cols where C is padded, else 0.
+//   F = GEMM_SPLIT_FLOPS_PER_BYTE = 15 (a GPU's flops per byte of memory bandwidth),
+//   G = GEMM_SPLIT_GROUP_TILES = 1 (a work-group's first load and last store). The costs are
+//   compared exactly: compute them in doubles, in this order.
+// With a split, the copies take SLICES*splitRows*TSM rows of Np floats (a helper buffer), and unpad
+// runs even where C needs no padding, over the split rows alone.
 //
 // How the host builds COPY=2 and TC=2 (NVIDIA's defaults), in plan() of
 // kernel11_tensor_cores/main.c: as COPY=1 and TC=1 where the GPU reports compute capability 8.0 or

@@ -63,7 +63,9 @@ endif()
 # kernel that writes zeros, skips half of K or one tile of it, or leaves a tile of C unwritten
 # passes that bound at large K. The normwise check must fail each, up to K = 4,000,000 (small M and
 # N keep the data and the double-precision reference small).
-set(normwise_fail "check +FAIL: normwise error")
+# (At 65536 the element-wise bound may still catch a few elements of a wrong result on the default data,
+# whose magnitudes spread over 8 binades; the normwise check's FAIL must be there either way.)
+set(normwise_fail "check +FAIL.*normwise error.* times its bound")
 foreach(case "writes_zeros:16x16x65536" "writes_zeros:16x16x131072" "writes_zeros:16x16x262144"
              "writes_zeros:4x4x1000000" "writes_zeros:4x4x4000000" "half_k:16x16x65536" "half_k:4x4x1000000"
              "half_k:4x4x4000000" "dropped_k_tile:16x16x65536" "dropped_k_tile:8x8x1000000"
@@ -354,7 +356,7 @@ set(one_line "[[:space:]]*$") # (the end of the output: the regex starts with ^,
 set(brief_args -m 64 -n 48 -k 80 -D TS=16 ${quick} --brief)
 gemm_expect_robust(output.brief.pass 0 "^PASS ${N1} ${brief}${one_line}" ${N1} ${brief_args})
 gemm_expect_robust(output.brief.fail 1
-                   "^FAIL ${N1} ${brief}. 1 of 3072 elements wrong, the first at \\(row 63, col 47\\): got 0\\.180[0-9]*, expected 0\\.178[0-9]*${one_line}"
+                   "^FAIL ${N1} ${brief}. 1 of 3072 elements wrong, the first at \\(row 63, col 47\\): got 0\\.340[0-9]*, expected 0\\.338[0-9]*${one_line}"
                    ${N1} ${brief_args} --kernel-file ${KERNELS}/small_error.cl)
 gemm_expect_robust(output.brief.nan 1
                    "^FAIL ${N1} M=64 N=48 K=80 TS=16: [^[:cntrl:]]*. 1 of 3072 elements wrong \\(1 NaN/Inf\\), the first at \\(row 32, col 16\\): got nan, expected [0-9.e+-]+${one_line}"
@@ -389,6 +391,12 @@ gemm_robust(output.csv_header.appended_to_data csv-runs append 2 -- 0 "^an earli
 gemm_robust(output.csv_header.pipe csv-runs pipe 2 -- 0 "^(step,platform,[^[:cntrl:]]*[[:space:]]${csv_line}){2}$" ${csv_args})
 gemm_robust(output.csv_header.none_asked csv-runs file 2 -- 0 "^(${csv_line}){2}$" ${csv_args} --no-header)
 gemm_robust(output.csv_header.none_asked_pipe csv-runs pipe 1 -- 0 "^${csv_line}$" ${csv_args} --no-header)
+# ... and a kernel that prints (OpenCL's printf) neither costs the file its header nor puts its lines
+# into the CSV: the header is decided before anything runs, and what the kernel prints goes to stderr
+set(prints --kernel-file ${KERNELS}/prints.cl)
+gemm_robust(output.csv_kernel_printf.file csv-runs file 2 -- 0 "^step,platform,[^[:cntrl:]]*[[:space:]](${csv_line}){2}$"
+            ${csv_args} ${prints})
+gemm_expect_robust(output.csv_kernel_printf.stderr 0 "hello from the kernel: M=16 N=16 K=16" ${csv_args} ${prints})
 gemm_robust(output.csv_header.peak csv-runs file 2 -- 0
             "^platform,device,[^[:cntrl:]]*[[:space:]]([^[:cntrl:]]*,float[0-9]+,[^[:cntrl:]]*[[:space:]]){2}$"
             peak ${GEMM_TEST_EXTRA} --csv --fma-ms 2 --copy-mib 4 ${quick})

@@ -223,7 +223,7 @@ static void test_reference(void)
     // A = [1 2; 3 4; 5 6] (3x2), B = [1 -1 2; 0 1 -2] (2x3), C0 = all 1, alpha = 2, beta = -0.5
     gemm_host_data d = {0};
     gemm_msg msg;
-    CHECK(gemm_host_data_create(&d, 3, 3, 2, 2.0, -0.5, 1, &msg) == 0);
+    CHECK(gemm_host_data_create(&d, 3, 3, 2, 2.0, -0.5, GEMM_DATA_SPREAD, 1, &msg) == 0);
     const float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, -1, 2, 0, 1, -2};
     memcpy(d.a, a, sizeof a);
     memcpy(d.b, b, sizeof b);

@@ -37,14 +37,14 @@ static void float_gemm(const gemm_host_data *d, float *c)
 // check fails it, and a correct float computation passes both (gemm_verify.h).
 static void test_normwise(void)
 {
-    const long ks[] = {65536, 1000000};
+    const long ks[] = {262144, 1000000}; /* where the worst-case bound exceeds every element's result */
     for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
         gemm_host_data d;
         gemm_reference ref;
         gemm_msg msg;
         gemm_check c;
         const long m = 3, n = 2, k = ks[t];
-        CHECK(gemm_host_data_create(&d, m, n, k, 1.0, 0.0, GEMM_DEFAULT_SEED, &msg) == 0);
+        CHECK(gemm_host_data_create(&d, m, n, k, 1.0, 0.0, GEMM_DATA_SPREAD, GEMM_DEFAULT_SEED, &msg) == 0);
         CHECK(gemm_reference_compute(&d, 0, &ref, &msg) == 0);
         float got[6];
         float_gemm(&d, got);
@@ -72,7 +72,7 @@ static void test_normwise(void)
     gemm_reference ref;
     gemm_msg msg;
     gemm_check c;
-    CHECK(gemm_host_data_create(&d, 4, 5, 3, -1.5, 0.25, 7, &msg) == 0);
+    CHECK(gemm_host_data_create(&d, 4, 5, 3, -1.5, 0.25, GEMM_DATA_SPREAD, 7, &msg) == 0);
     CHECK(gemm_reference_compute(&d, 0, &ref, &msg) == 0);
     CHECK(ref.norm_ab > 0.0 && ref.norm_c > 0.0);
     float got[20];
@@ -107,7 +107,7 @@ static void test_exact(void)
         gemm_host_data d;
         gemm_reference ref;
         gemm_msg msg;
-        CHECK(gemm_host_data_create(&d, m, n, k, -0.5, 0.0, 1, &msg) == 0);
+        CHECK(gemm_host_data_create(&d, m, n, k, -0.5, 0.0, GEMM_DATA_SPREAD, 1, &msg) == 0);
         for (long i = 0; i < m; i++)
             for (long p = 0; p < k; p++)
                 d.a[i * k + p] = p == 0 ? 16777216.0f : p == k - 1 ? -16777216.0f : 1.0f;
@@ -149,7 +149,7 @@ static void test_sample(void)
     gemm_msg msg;
     gemm_check c;
     const long m = 150, n = 130, k = 40, s = GEMM_SAMPLE_LINES;
-    CHECK(gemm_host_data_create(&d, m, n, k, 0.5, 2.0, 11, &msg) == 0);
+    CHECK(gemm_host_data_create(&d, m, n, k, 0.5, 2.0, GEMM_DATA_SPREAD, 11, &msg) == 0);
     CHECK(gemm_reference_compute(&d, 0, &full, &msg) == 0 && !full.sampled);
     CHECK(gemm_reference_compute(&d, s, &part, &msg) == 0 && part.sampled);
     CHECK(part.nrows == s && part.ncols == s && part.rows[0] == 0 && part.rows[s - 1] == m - 1 &&
@@ -220,7 +220,7 @@ static void test_sample(void)
     // no sample of a matrix that has no more rows (or columns) than the sample
     gemm_reference small;
     gemm_host_data_free(&d);
-    CHECK(gemm_host_data_create(&d, 40, 200, 8, 1.0, 0.0, 11, &msg) == 0);
+    CHECK(gemm_host_data_create(&d, 40, 200, 8, 1.0, 0.0, GEMM_DATA_SPREAD, 11, &msg) == 0);
     CHECK(gemm_reference_compute(&d, s, &small, &msg) == 0 && !small.sampled);
     CHECK(gemm_reference_bytes(40, 200, 8, s) == gemm_reference_bytes(40, 200, 8, 0));
     CHECK(gemm_reference_bytes(8192, 8192, 32, s) < gemm_reference_bytes(8192, 8192, 32, 0) / 30);

@@ -19,8 +19,38 @@
  * then still used by the rows that match it. Integers of at most 2^10 are exact in TF32 too, so the
  * check holds for kernels that split operands into TF32 halves.
  *
+ * Integers cannot see precision: those of at most 2^10 (11 bits) are exact in TF32, half and
+ * bfloat16 alike, so a kernel that rounds its inputs to those formats passes on them. A second run,
+ * the **precision check**, uses values with more significant bits than those formats keep, arranged
+ * so that every correct kernel is still exact on them (gemm_precision_data_fill(); docs/harness.md,
+ * "The precision check", derives each claim):
+ *
+ * - Each k of K is an "A" or a "B" index, drawn at random (k = 0 is A's and k = 1 B's). At an A
+ *   index, A's column k holds *precise* values, 2^13 + 8h + d (14 significant bits, h a random
+ *   10-bit number with its bit 2 clear, d in {1, 2, 3}), and B's row k *plain* ones, 1; at a B index
+ *   the other way round. So every product is a precise value times a plain one: exact in float
+ *   (14 bits), and never a product of two remainders (step 11's lo*lo, which it leaves out, is 0).
+ * - Every value of column k of A and row k of B has one sign, drawn for k, so that every product is
+ *   positive; C0's values are precise with the sign of alpha*beta. Every term of an element then has
+ *   the sign of alpha: no error can cancel another.
+ * - Column k of A is scaled by 2^-(14+g), row k of B by 2^-(14+13-g), g drawn from 0 to 13 for each
+ *   k (g = 13 at k = 0): A and B span 27 binades each, from 2^-27 to 1, while every product is
+ *   2^-41 times an integer below 2^14, and C0 is too. Precise values stay within half's normal range.
+ * - With alpha = +-2 and beta = +-0.5, as above, and at most GEMM_PRECISION_MAX_TERMS nonzero terms
+ *   per element (A's rows sparse, with an odd stride, beyond that), every sum in any order is a
+ *   multiple of 2^-42 below 2^-18: exact in float.
+ *
+ * A precise value rounded to 11 significant bits (TF32, half) loses d, to 8 (bfloat16) 8*(h%4) + d:
+ * less than half its last kept place, so round-to-nearest, ties to even or away, and truncation all
+ * make it smaller in magnitude; a plain value survives or, below half's range, becomes 0. Every
+ * kernel that rounds an input, or leaves out a product of step 11's split (hi*lo or lo*hi, each
+ * nonzero wherever an element has an index of that kind), or skips small values (A's plain values
+ * are at most 2^-14) therefore gives every element it touches a result smaller in magnitude than
+ * the exact one, at every K (at K = 1 only A holds precise values: a kernel that rounds B alone is
+ * left to the tolerance checks there, which see a TF32-size error at small K).
+ *
  * The timing is not run on these data (zeros and small integers change a GPU's power and clocks):
- * the exact run comes after the timed runs, once.
+ * the exact runs come after the timed runs, once each.
  */
 #ifndef GEMM_EXACT_H
 #define GEMM_EXACT_H
@@ -37,11 +67,16 @@ extern "C" {
 /** @brief Largest integer on the exact data (exact in TF32, whose significand has 11 bits). */
 #define GEMM_EXACT_MAX_RANGE 1024L
 
-/** @brief The outcome of the exact check. */
+/** @brief Most nonzero terms of one dot product on the precision check's data:
+ * 2*255*(2^14 - 1) + 0.5*(2^14 - 1) < 2^23, so every sum is below 2^24 times its last place. */
+#define GEMM_PRECISION_MAX_TERMS 255L
+
+/** @brief The outcome of an exact check: on integers (gemm_exact_data_fill()), or the precision check. */
 typedef struct gemm_exact {
     int ran;          /**< 1 once the check ran (0: not run, e.g. `--no-verify`) */
+    int precision;    /**< 0: the integers; 1: the precision check's 14-bit values */
     int pass;         /**< 1 if every element equals the exact answer */
-    long range;       /**< the integers of A, B and C are in [-range, range], 0 excluded */
+    long range;       /**< the integers of A, B and C are in [-range, range], 0 excluded (not the precision check) */
     long stride;      /**< 1, or the stride of A's nonzero columns where K > GEMM_EXACT_MAX_TERMS */
     float alpha;      /**< the exact run's alpha: +-2, or 0 */
     float beta;       /**< the exact run's beta: +-0.5, or 0 */
@@ -62,10 +97,18 @@ typedef struct gemm_exact {
 void gemm_exact_data_fill(gemm_host_data *data, double alpha, double beta, unsigned long long seed, gemm_exact *out);
 
 /**
+ * @brief Fills @p data (allocated by gemm_host_data_create() for the same sizes) with the precision
+ * check's values (see the file comment), and its alpha and beta from the signs of @p alpha and
+ * @p beta; records the stride and the scalars in @p out.
+ */
+void gemm_precision_data_fill(gemm_host_data *data, double alpha, double beta, unsigned long long seed,
+                              gemm_exact *out);
+
+/**
  * @brief Replaces C0 of @p data (from gemm_exact_data_fill(), once it is on the device) with the
  * exact answer alpha*A*B + beta*C0, computed in place (no memory beyond the data's) with the CPU
- * BLAS's sgemm where there is one, else a loop in float: on these data any order of float
- * arithmetic is exact.
+ * BLAS's sgemm where there is one, else a loop in float: on either check's data any order of
+ * float arithmetic is exact.
  */
 void gemm_exact_expected(gemm_host_data *data);
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "gemm_common.h"
+#include "gemm_verify.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,6 +50,7 @@ typedef struct gemm_options {
     int warmup;                     /**< `--warmup`: untimed runs first, -1 = device default */
     double timeout;                 /**< `--timeout`: seconds a run may take, 0 = no limit, -1 = the default (gemm_watchdog.h) */
     unsigned long long seed;        /**< `--seed`: random data seed */
+    gemm_data data;                 /**< `--data`: the random data's distribution, default #GEMM_DATA_SPREAD */
     int verify;                     /**< 0 after `--no-verify` */
     int exact;                      /**< 0 after `--no-exact` (and with `--no-verify`): no exact check */
     gemm_defines defines;           /**< `-D NAME=VALUE` overrides, in order */

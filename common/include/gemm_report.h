@@ -7,7 +7,7 @@
  * (`--brief`: gemm_report_brief()) or CSV (`--csv`). CSV columns, in order:
  *
  * `step,platform,device,driver,m,n,k,alpha,beta,params,warmup,repeat,median_ms,best_ms,gflops,`
- * `gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact,normwise_error`
+ * `gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact,normwise_error,precision,data`
  *
  * - `median_ms`, `best_ms`: the whole step per run (all of its kernels, helpers included);
  * - `gflops` = 2*M*N*K / median time (`gflops_best` uses the best time);
@@ -22,6 +22,10 @@
  * - `normwise_error`: the normwise error itself, ||got-ref||/||ref|| (gemm_check's `normwise`: over
  *   ||alpha*A*B|| + ||beta*C0||), empty if not verified; what the accuracy columns of bench/bench.py
  *   and bench/tour.py show. Added last, like `normwise_over_bound`.
+ * - `precision`: PASS or FAIL of the precision check on 14-bit values (gemm_exact.h), empty if it
+ *   did not run; `data`: the random data's distribution (`--data`, gemm_verify.h), on which the
+ *   errors above were measured. Both added last: a file without them was recorded on the data of
+ *   before December 2026 (`grid`), with no precision check.
  */
 #ifndef GEMM_REPORT_H
 #define GEMM_REPORT_H
@@ -83,7 +87,10 @@ typedef struct gemm_report {
     int head_printed;            /**< 1 once gemm_report_announce() printed the head */
     const char *sample;          /**< why the reference is a sample of rows and columns, or NULL */
     char guards[384];            /**< what the guard regions catch, for the report, or "" (no buffers) */
-    gemm_exact exact;            /**< the exact check (gemm_exact.h), when it ran */
+    gemm_exact exact;            /**< the exact check on integers (gemm_exact.h), when it ran */
+    gemm_exact precision;        /**< the precision check (gemm_exact.h), when it ran */
+    gemm_data data;              /**< the random data's distribution (`--data`) */
+    unsigned long long seed;     /**< the random data's seed (`--seed`) */
 } gemm_report;
 
 /** @brief "PASS", "FAIL" or "UNVERIFIED". */
@@ -121,9 +128,19 @@ void gemm_report_announce(gemm_report *r, const gemm_options *opt);
  */
 void gemm_report_brief(FILE *out, const gemm_report *r);
 
-/** @brief Prints the exact check's line of the report (nothing if it did not run); its verdict
- *  word is PASS only where the whole run passes (@p run_failed 0). */
+/** @brief Prints an exact check's line of the report (nothing if it did not run): the integers'
+ *  or the precision check's; its verdict word is PASS only where the whole run passes (@p run_failed 0). */
 void gemm_report_print_exact(FILE *out, const gemm_exact *x, int run_failed);
+
+/**
+ * @brief With `--csv`, before anything runs: decides whether the CSV gets its header (not where
+ * standard output is a file that holds data already, nor with `--no-header`), and keeps standard
+ * output for the CSV alone: the CSV goes to a copy of it, and whatever else is written to standard
+ * output from then on (a kernel's printf, which the OpenCL driver writes there) goes to standard
+ * error. Without `--csv` it does nothing.
+ * @return 0, or #GEMM_EXIT_RUNTIME with @p msg filled.
+ */
+int gemm_report_csv_start(const gemm_options *opt, gemm_msg *msg);
 
 /** @brief Prints the CSV header line (see the file comment). */
 void gemm_report_csv_header(FILE *out);

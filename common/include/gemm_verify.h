@@ -82,21 +82,55 @@ typedef struct gemm_host_data {
 } gemm_host_data;
 
 /**
- * @brief Allocates and fills A, B and C0 with uniform random values in [-1, 1).
+ * @brief The distributions of the random data (`--data`). Every one keeps every nonzero value's
+ * magnitude in [2^-23, 1), so that gemm_check_scalars() holds for all of them; all but
+ * #GEMM_DATA_GRID give every value a 24-bit significand (its last bit random), the full precision
+ * of a float, as a user's data have: a kernel that rounds its inputs to fewer bits (TF32, half,
+ * bfloat16) changes almost every one of them.
+ */
+typedef enum gemm_data {
+    GEMM_DATA_SPREAD,  /**< the default: magnitudes log-uniform over 8 binades, [2^-8, 1), random signs */
+    GEMM_DATA_UNIFORM, /**< uniform in (-1, 1) (below 2^-23, which a value falls with odds of 2^-23, it is moved up into [2^-23, 2^-22)) */
+    GEMM_DATA_NORMAL,  /**< normal with mean 0 and standard deviation 1/4, drawn again outside [2^-23, 1) in magnitude (odds of 6e-5) */
+    GEMM_DATA_WIDE,    /**< magnitudes log-uniform over 23 binades, [2^-23, 1), random signs */
+    GEMM_DATA_GRID,    /**< multiples of 2^-23 in [-1, 1) (gemm_fill_uniform()): the data before December 2026, with
+                            at most 23 significant bits and few at small magnitudes */
+    GEMM_DATA_COUNT    /**< the number of distributions */
+} gemm_data;
+
+/** @brief The distribution's name for `--data` and the CSV ("spread", ...). */
+const char *gemm_data_name(gemm_data kind);
+/** @brief What the distribution is, in a few words, for the report and `--help`. */
+const char *gemm_data_text(gemm_data kind);
+/** @brief The distribution a name gives: 0, or -1 if no distribution has that name. */
+int gemm_data_parse(const char *text, gemm_data *kind);
+
+/**
+ * @brief Fills @p count floats from stream @p stream of @p seed with distribution @p kind.
  *
- * A, B and C use separate streams of one seeded generator (splitmix64), so the same seed
- * gives the same matrices on every machine, for every step and peer. Every value is a multiple
- * of 2^-23 (24 random bits), so every nonzero |a*b| is at least 2^-46 and every nonzero |c| at
- * least 2^-23 (gemm_check_scalars() relies on it).
+ * The generator is splitmix64, and every distribution but #GEMM_DATA_NORMAL is made of its bits
+ * alone, so the same seed gives the same values on every machine; the normal one goes through the C
+ * library's log() and cos(), whose last bits may differ between machines (then, rarely, a value's
+ * last bit).
+ */
+void gemm_fill_random(float *x, size_t count, gemm_data kind, unsigned long long seed, unsigned stream);
+
+/**
+ * @brief Allocates and fills A, B and C0 with random values of distribution @p kind.
+ *
+ * A, B and C use separate streams of one seeded generator (gemm_fill_random()), so the same seed
+ * and distribution give the same matrices for every step and peer. Every nonzero value lies in
+ * [2^-23, 1) in magnitude, so every nonzero |a*b| is at least 2^-46 and every nonzero |c| at least
+ * 2^-23 (gemm_check_scalars() relies on it).
  * @return 0, or #GEMM_EXIT_RUNTIME with @p msg filled if memory runs out.
  */
-int gemm_host_data_create(gemm_host_data *data, long m, long n, long k, double alpha, double beta,
+int gemm_host_data_create(gemm_host_data *data, long m, long n, long k, double alpha, double beta, gemm_data kind,
                           unsigned long long seed, gemm_msg *msg);
 
 /** @brief Frees what gemm_host_data_create() allocated (safe on a zeroed struct). */
 void gemm_host_data_free(gemm_host_data *data);
 
-/** @brief Fills @p count floats with uniform values in [-1, 1) from stream @p stream of @p seed. */
+/** @brief Fills @p count floats with multiples of 2^-23 in [-1, 1) (24 random bits each) from stream @p stream of @p seed. */
 void gemm_fill_uniform(float *x, size_t count, unsigned long long seed, unsigned stream);
 
 /**

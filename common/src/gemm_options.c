@@ -9,7 +9,7 @@
 
 enum opt_id {
     OPT_M, OPT_N, OPT_K, OPT_SIZE, OPT_ALPHA, OPT_BETA, OPT_PLATFORM, OPT_DEVICE, OPT_LIST,
-    OPT_REPEAT, OPT_WARMUP, OPT_TIMEOUT, OPT_SEED, OPT_NO_VERIFY, OPT_NO_EXACT, OPT_DEFINE, OPT_KERNEL_FILE,
+    OPT_REPEAT, OPT_WARMUP, OPT_TIMEOUT, OPT_SEED, OPT_DATA, OPT_NO_VERIFY, OPT_NO_EXACT, OPT_DEFINE, OPT_KERNEL_FILE,
     OPT_DEFAULTS_FOR, OPT_CSV,
     OPT_NO_HEADER, OPT_BRIEF,
     OPT_HELP, OPT_VERSION
@@ -39,9 +39,16 @@ static const struct opt_spec {
                                            "0: none; default: 30 s + 2*M*N*K flops at 0.05 GFLOPS\n"
                                            "(73 s at 1024^3); none under Oclgrind"},
     {OPT_SEED, 0, "seed", "S", "seed of the random matrices (default 20261122)"},
+    {OPT_DATA, 0, "data", "DIST", "the random matrices' values (every one but grid with all 24 bits\n"
+                                  "of a float's significand, nonzero ones in [2^-23, 1)):\n"
+                                  "spread (default): magnitudes log-uniform in [2^-8, 1);\n"
+                                  "uniform: uniform in (-1, 1); normal: standard deviation 1/4;\n"
+                                  "wide: magnitudes log-uniform in [2^-23, 1);\n"
+                                  "grid: multiples of 2^-23 (at most 23 bits: the old data)"},
     {OPT_NO_VERIFY, 0, "no-verify", NULL, "skip the comparison with the double-precision reference"},
     {OPT_NO_EXACT, 0, "no-exact", NULL,
-     "skip the exact check (one more run, on integer data, after the timed runs); the tolerance checks still run"},
+     "skip the exact checks (two more runs after the timed ones: on integers, and on\n"
+     "14-bit values, the precision check); the tolerance checks still run"},
     {OPT_DEFINE, 'D', NULL, "NAME=VALUE", "override a kernel parameter (see the step's parameters)"},
     {OPT_KERNEL_FILE, 0, "kernel-file", "PATH", "build this .cl file instead of the built-in kernel"},
     {OPT_DEFAULTS_FOR, 0, "defaults-for", "CLASS", "use the default parameters of another class of device:\n"
@@ -68,6 +75,7 @@ void gemm_options_defaults(gemm_options *opt)
     opt->warmup = -1;
     opt->timeout = -1.0;
     opt->seed = GEMM_DEFAULT_SEED;
+    opt->data = GEMM_DATA_SPREAD;
     opt->verify = 1;
     opt->exact = 1;
 }
@@ -313,6 +321,12 @@ static int apply_option(gemm_options *opt, enum opt_id id, const char *value, lo
     case OPT_WARMUP: rc = parse_count("--warmup", value, 0, 1000000, &opt->warmup, msg); break;
     case OPT_TIMEOUT: rc = parse_seconds("--timeout", value, &opt->timeout, msg); break;
     case OPT_SEED: rc = parse_seed(value, &opt->seed, msg); break;
+    case OPT_DATA:
+        if (gemm_data_parse(value, &opt->data) != 0) {
+            gemm_msgf(msg, 0, "--data expects spread, uniform, normal, wide or grid, got '%s'", value);
+            return GEMM_PARSE_ERROR;
+        }
+        break;
     case OPT_NO_VERIFY: opt->verify = 0; break;
     case OPT_NO_EXACT: opt->exact = 0; break;
     case OPT_DEFINE:

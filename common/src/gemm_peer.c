@@ -19,6 +19,8 @@ static void peer_report_start(gemm_report *rep, const gemm_host_peer *peer, cons
     rep->beta = (float)opt->beta;
     rep->warmup = warmup;
     rep->repeat = repeat;
+    rep->data = opt->data;
+    rep->seed = opt->seed;
 }
 
 /* The report's fields known after the runs: the times (the library call is the one part) and how
@@ -48,7 +50,9 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
                k = opt.k ? opt.k : peer->default_size;
     long sample = 0;
     char sample_why[256] = "";
-    rc = peer->check ? peer->check(&opt, &msg) : 0;
+    rc = gemm_report_csv_start(&opt, &msg); /* the CSV's header and stream, before anything runs */
+    if (!rc)
+        rc = peer->check ? peer->check(&opt, &msg) : 0;
     if (!rc && opt.timeout >= 0.0) /* the watchdog times waits on an OpenCL queue (gemm_watchdog.h) */
         rc = gemm_msgf(&msg, GEMM_EXIT_BAD_INPUT, "--timeout does not apply to %s, which makes no OpenCL run",
                        peer->name);
@@ -74,7 +78,7 @@ int gemm_host_peer_main(const gemm_host_peer *peer, int argc, char **argv)
     gemm_progress_start();
     gemm_progress_set("making the random matrices");
     if (!rc)
-        rc = gemm_host_data_create(&d, m, n, k, opt.alpha, opt.beta, opt.seed, &msg);
+        rc = gemm_host_data_create(&d, m, n, k, opt.alpha, opt.beta, opt.data, opt.seed, &msg);
     float *c = malloc((size_t)m * (size_t)n * sizeof(float));
     double *times = malloc((size_t)repeat * sizeof(double));
     if (!rc && (!c || !times))

@@ -4,11 +4,13 @@
 
 #include "gemm_report.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -55,7 +57,10 @@ const char *gemm_report_status(const gemm_report *r)
 {
     if (!r->verified)
         return "UNVERIFIED";
-    return r->check.pass && !r->failure[0] && (!r->exact.ran || r->exact.pass) ? "PASS" : "FAIL";
+    return r->check.pass && !r->failure[0] && (!r->exact.ran || r->exact.pass) &&
+                   (!r->precision.ran || r->precision.pass)
+               ? "PASS"
+               : "FAIL";
 }
 
 int gemm_report_exit_code(const gemm_report *r)
@@ -72,6 +77,7 @@ void gemm_report_print_head(FILE *out, const gemm_report *r)
             r->platform, r->driver);
     if (r->params[0])
         fprintf(out, "parameters  %s\n", r->params);
+    fprintf(out, "data        --data %s: %s; seed %llu\n", gemm_data_name(r->data), gemm_data_text(r->data), r->seed);
     fprintf(out, "timing      %d warm-up + %d timed run%s; %s\n", r->warmup, r->repeat, r->repeat == 1 ? "" : "s",
             r->timing);
 }
@@ -90,16 +96,26 @@ void gemm_report_print_exact(FILE *out, const gemm_exact *x, int run_failed)
 {
     if (!x->ran)
         return;
-    char data[160];
-    snprintf(data, sizeof data, "integers of A, B, C in [-%ld, %ld]%s, alpha = %g, beta = %g", x->range, x->range,
-             x->stride > 1 ? ", A's rows sparse" : "", (double)x->alpha, (double)x->beta);
+    char data[200];
+    if (x->precision)
+        snprintf(data, sizeof data, "14-bit values, which TF32, half and bfloat16 round%s, alpha = %g, beta = %g",
+                 x->stride > 1 ? ", A's rows sparse" : "", (double)x->alpha, (double)x->beta);
+    else
+        snprintf(data, sizeof data, "integers of A, B, C in [-%ld, %ld]%s, alpha = %g, beta = %g", x->range, x->range,
+                 x->stride > 1 ? ", A's rows sparse" : "", (double)x->alpha, (double)x->beta);
+    const char *label = x->precision ? "precision" : "exact";
     if (x->pass) /* no PASS on a run that failed another check: its verdict is FAIL */
-        fprintf(out, "exact       %s: all %zu elements equal the exact answer on %s (%.2f s)\n",
+        fprintf(out, "%-11s %s: all %zu elements equal the exact answer on %s (%.2f s)\n", label,
                 run_failed ? "equal" : "PASS", x->total, data, x->seconds);
     else
-        fprintf(out, "exact       FAIL: %zu of %zu elements differ from the exact answer on %s; first at (row %ld, col "
-                     "%ld): got %.9g, exact %.9g\n",
-                x->wrong, x->total, data, x->first_row, x->first_col, (double)x->first_got, (double)x->first_want);
+        fprintf(out, "%-11s FAIL: %zu of %zu elements differ from the exact answer on %s; first at (row %ld, col "
+                     "%ld): got %.9g, exact %.9g%s\n",
+                label, x->wrong, x->total, data, x->first_row, x->first_col, (double)x->first_got,
+                (double)x->first_want,
+                x->precision && fabs((double)x->first_got) < fabs((double)x->first_want)
+                    ? " (smaller in magnitude: inputs rounded to fewer bits, a product of a split left out, or small "
+                      "values skipped give that)"
+                    : "");
 }
 
 void gemm_report_print(FILE *out, const gemm_report *r)
@@ -117,7 +133,7 @@ void gemm_report_print(FILE *out, const gemm_report *r)
         return;
     }
     const gemm_check *c = &r->check;
-    const int elements_pass = c->bad == 0, all_pass = !r->failure[0] && c->pass && (!r->exact.ran || r->exact.pass);
+    const int elements_pass = c->bad == 0, all_pass = strcmp(gemm_report_status(r), "PASS") == 0;
     if (r->failure[0])
         fprintf(out, "check       FAIL: %s\n", r->failure);
     if (elements_pass) {
@@ -148,6 +164,7 @@ void gemm_report_print(FILE *out, const gemm_report *r)
                      "%.3g: the result is wrong beyond rounding\n",
                 c->normwise, c->normwise_ratio, bound);
     gemm_report_print_exact(out, &r->exact, strcmp(gemm_report_status(r), "FAIL") == 0);
+    gemm_report_print_exact(out, &r->precision, strcmp(gemm_report_status(r), "FAIL") == 0);
     if (c->checked < c->total)
         fprintf(out, "            sample: the reference covers %zu of the %zu elements (%s); every element was checked "
                      "for NaN and Inf\n",
@@ -184,10 +201,13 @@ void gemm_report_brief(FILE *out, const gemm_report *r)
     }
     if (r->failure[0])
         fprintf(out, "; %s", r->failure);
-    const gemm_exact *x = &r->exact;
-    if (x->ran && !x->pass && !c->bad && !r->failure[0]) /* the one failure the other checks missed */
-        fprintf(out, "; exact check: %zu of %zu elements differ, the first at (row %ld, col %ld): got %.9g, exact %.9g",
-                x->wrong, x->total, x->first_row, x->first_col, (double)x->first_got, (double)x->first_want);
+    for (int i = 0; i < 2; i++) { /* the failures the other checks missed */
+        const gemm_exact *x = i ? &r->precision : &r->exact;
+        if (x->ran && !x->pass && !c->bad && !r->failure[0])
+            fprintf(out, "; %s check: %zu of %zu elements differ, the first at (row %ld, col %ld): got %.9g, exact %.9g",
+                    i ? "precision" : "exact", x->wrong, x->total, x->first_row, x->first_col, (double)x->first_got,
+                    (double)x->first_want);
+    }
     if (c->checked < c->total)
         fprintf(out, "; reference for %zu of the %zu elements", c->checked, c->total);
     fputc('\n', out);
@@ -203,10 +223,34 @@ int gemm_report_csv_wants_header(FILE *out, const gemm_options *opt)
     return fstat(fileno(out), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0;
 }
 
+/* --csv: the stream the CSV goes to (what was standard output), and whether it gets a header, both
+ * decided by gemm_report_csv_start() before anything runs */
+static FILE *csv_stream;
+static int csv_header;
+
+int gemm_report_csv_start(const gemm_options *opt, gemm_msg *msg)
+{
+    if (!opt->csv)
+        return 0;
+    csv_header = gemm_report_csv_wants_header(stdout, opt);
+    const int fd = dup(STDOUT_FILENO);
+    if (fd < 0 || !(csv_stream = fdopen(fd, "w"))) {
+        const int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "cannot keep standard output for the CSV: %s", strerror(e));
+    }
+    /* Whatever else is written to standard output from now on (a kernel's printf, which the driver
+     * writes there) goes to standard error, with the human-readable report */
+    if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+        return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "cannot send standard output to standard error: %s", strerror(errno));
+    return 0;
+}
+
 void gemm_report_csv_header(FILE *out)
 {
     fprintf(out, "step,platform,device,driver,m,n,k,alpha,beta,params,warmup,repeat,median_ms,best_ms,gflops,"
-                 "gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact,normwise_error\n");
+                 "gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact,normwise_error,precision,data\n");
 }
 
 void gemm_csv_field(FILE *out, const char *s)
@@ -277,7 +321,7 @@ void gemm_report_csv_line(FILE *out, const gemm_report *r)
         else
             fprintf(out, "%.6g", r->check.normwise);
     }
-    fputc('\n', out);
+    fprintf(out, ",%s,%s\n", !r->precision.ran ? "" : r->precision.pass ? "PASS" : "FAIL", gemm_data_name(r->data));
 }
 
 int gemm_report_emit(const gemm_report *r, const gemm_options *opt)
@@ -287,9 +331,16 @@ int gemm_report_emit(const gemm_report *r, const gemm_options *opt)
     else
         gemm_report_print(opt->csv ? stderr : stdout, r);
     if (opt->csv) {
-        if (gemm_report_csv_wants_header(stdout, opt))
-            gemm_report_csv_header(stdout);
-        gemm_report_csv_line(stdout, r);
+        FILE *out = csv_stream ? csv_stream : stdout;
+        if (csv_stream ? csv_header : gemm_report_csv_wants_header(stdout, opt))
+            gemm_report_csv_header(out);
+        gemm_report_csv_line(out, r);
+        errno = 0;
+        if (csv_stream && (fflush(csv_stream) != 0 || ferror(csv_stream))) {
+            const int e = errno;
+            gemm_error("cannot write the output to standard output: %s", e ? strerror(e) : "write error");
+            return GEMM_EXIT_RUNTIME;
+        }
     }
     const int rc = gemm_report_exit_code(r);
     if (rc && !opt->brief) /* the brief line says FAIL and why: one line per run */

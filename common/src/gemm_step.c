@@ -38,7 +38,7 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
     if (!rc)
         rc = run_verify(&r); /*  9. guards, inputs, every element of C */
     if (!rc)
-        rc = run_exact(&r); /* 9b. once more on integers: every element exact */
+        rc = run_exact(&r); /* 9b. twice more, on integers and 14-bit values: every element exact */
     if (!rc)
         rc = run_report(&r); /* 10. the report and its exit code */
 

@@ -32,7 +32,81 @@ void gemm_fill_uniform(float *x, size_t count, unsigned long long seed, unsigned
     }
 }
 
-int gemm_host_data_create(gemm_host_data *data, long m, long n, long k, double alpha, double beta,
+/* The distributions of --data, in the order of enum gemm_data */
+static const struct {
+    const char *name, *text;
+} data_kinds[GEMM_DATA_COUNT] = {
+    {"spread", "24-bit significands, magnitudes log-uniform over 8 binades [2^-8, 1), random signs"},
+    {"uniform", "uniform in (-1, 1), 24-bit significands at every magnitude (floor 2^-23)"},
+    {"normal", "normal, mean 0, standard deviation 1/4, 24-bit significands, magnitudes in [2^-23, 1)"},
+    {"wide", "24-bit significands, magnitudes log-uniform over 23 binades [2^-23, 1), random signs"},
+    {"grid", "multiples of 2^-23 in [-1, 1): at most 23 significant bits (the data before December 2026)"},
+};
+
+const char *gemm_data_name(gemm_data kind) { return data_kinds[kind].name; }
+
+const char *gemm_data_text(gemm_data kind) { return data_kinds[kind].text; }
+
+int gemm_data_parse(const char *text, gemm_data *kind)
+{
+    for (int i = 0; i < GEMM_DATA_COUNT; i++)
+        if (strcmp(text, data_kinds[i].name) == 0) {
+            *kind = (gemm_data)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* 2^-j (1 + f 2^-23) with the sign of bit 63 of r: a float with a 24-bit significand, f its low 23
+ * bits. Made from its bits (sign, biased exponent 127 - j, fraction): ldexpf() took most of the time
+ * of filling a large matrix. */
+static float binade_value(uint64_t r, int j)
+{
+    const uint32_t bits = (uint32_t)(r >> 63) << 31 | (uint32_t)(127 - j) << 23 | (uint32_t)(r & 0x7fffffu);
+    float x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* A standard normal value from two uniform ones in (0, 1] (Box and Muller) */
+static double normal_value(uint64_t *state)
+{
+    const double u = ((double)(splitmix64(state) >> 11) + 1.0) * 0x1p-53;
+    const double v = (double)(splitmix64(state) >> 11) * 0x1p-53;
+    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+
+void gemm_fill_random(float *x, size_t count, gemm_data kind, unsigned long long seed, unsigned stream)
+{
+    if (kind == GEMM_DATA_GRID) {
+        gemm_fill_uniform(x, count, seed, stream);
+        return;
+    }
+    uint64_t state = (uint64_t)seed ^ ((uint64_t)(stream + 1) * 0xD1B54A32D192ED03ULL);
+    for (size_t i = 0; i < count; i++) {
+        if (kind == GEMM_DATA_NORMAL) { /* drawn again until its magnitude, as a float, is in [2^-23, 1) */
+            float v;
+            do
+                v = (float)(0.25 * normal_value(&state));
+            while (!(fabsf(v) < 1.0f && fabsf(v) >= 0x1p-23f));
+            x[i] = v;
+            continue;
+        }
+        /* bit 63: the sign; bits 0-22: the significand's fraction; bits 23 on: the binade */
+        const uint64_t r = splitmix64(&state);
+        int j = 1;
+        if (kind == GEMM_DATA_SPREAD) /* binade 1 to 8, each as likely */
+            j += (int)((r >> 23) & 7u);
+        else if (kind == GEMM_DATA_WIDE) /* binade 1 to 23, each as likely */
+            j += (int)(((r >> 23) & 0xffffffffu) % 23u);
+        else /* GEMM_DATA_UNIFORM: binade j with probability 2^-j (its share of [0, 1)), the 23rd taking the rest */
+            while (j < 23 && ((r >> (22 + j)) & 1u) == 0)
+                j++;
+        x[i] = binade_value(r, j);
+    }
+}
+
+int gemm_host_data_create(gemm_host_data *data, long m, long n, long k, double alpha, double beta, gemm_data kind,
                           unsigned long long seed, gemm_msg *msg)
 {
     memset(data, 0, sizeof *data);
@@ -48,9 +122,9 @@ int gemm_host_data_create(gemm_host_data *data, long m, long n, long k, double a
         gemm_host_data_free(data);
         return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "out of host memory for the %ldx%ldx%ld matrices", m, n, k);
     }
-    gemm_fill_uniform(data->a, (size_t)m * (size_t)k, seed, 0);
-    gemm_fill_uniform(data->b, (size_t)k * (size_t)n, seed, 1);
-    gemm_fill_uniform(data->c0, (size_t)m * (size_t)n, seed, 2);
+    gemm_fill_random(data->a, (size_t)m * (size_t)k, kind, seed, 0);
+    gemm_fill_random(data->b, (size_t)k * (size_t)n, kind, seed, 1);
+    gemm_fill_random(data->c0, (size_t)m * (size_t)n, kind, seed, 2);
     return 0;
 }
 

@@ -39,7 +39,7 @@ int run_data(gemm_run *r)
 {
     gemm_progress_set("making the random matrices");
     const gemm_options *opt = &r->opt;
-    int rc = gemm_host_data_create(&r->data, r->prob.m, r->prob.n, r->prob.k, opt->alpha, opt->beta, opt->seed,
+    int rc = gemm_host_data_create(&r->data, r->prob.m, r->prob.n, r->prob.k, opt->alpha, opt->beta, opt->data, opt->seed,
                                    &r->msg);
     if (rc)
         return rc;

@@ -134,6 +134,9 @@ int run_options(gemm_run *r, int argc, char **argv)
             gemm_error("%s", r->msg.text);
         return gemm_output_finish(rc);
     }
+    rc = gemm_report_csv_start(&r->opt, &r->msg); /* the CSV's header and stream, before anything runs */
+    if (rc)
+        return rc;
     if (r->opt.kernel_file) {
         if (step->library)
             return gemm_msgf(&r->msg, GEMM_EXIT_BAD_INPUT, "--kernel-file does not apply to %s, which calls a library",

@@ -37,7 +37,8 @@ static const char *device_type_name(const gemm_device_info *d)
 
 /* The report's fields known before anything runs: what runs, where, with which parameters. */
 static void describe_run(gemm_report *rep, const gemm_step *step, const gemm_device_info *dev,
-                         const gemm_problem *prob, const char *params_text, int warmup, int repeat)
+                         const gemm_problem *prob, const char *params_text, int warmup, int repeat, gemm_data data,
+                         unsigned long long seed)
 {
     rep->step = step->name;
     rep->summary = step->summary;
@@ -53,6 +54,8 @@ static void describe_run(gemm_report *rep, const gemm_step *step, const gemm_dev
     snprintf(rep->params, sizeof rep->params, "%s", params_text);
     rep->warmup = warmup;
     rep->repeat = repeat;
+    rep->data = data;
+    rep->seed = seed;
     rep->timing = step->library
                       ? "device time from the end of the command before the library call to the end of its last "
                         "kernel (OpenCL profiling events; no transfers)"
@@ -62,7 +65,7 @@ static void describe_run(gemm_report *rep, const gemm_step *step, const gemm_dev
 
 void run_report_head(gemm_run *r)
 {
-    describe_run(&r->rep, r->step, &r->dev, &r->prob, r->params_text, r->warmup, r->repeat);
+    describe_run(&r->rep, r->step, &r->dev, &r->prob, r->params_text, r->warmup, r->repeat, r->opt.data, r->opt.seed);
     gemm_report_announce(&r->rep, &r->opt);
     gemm_progress_start();
 }
