@@ -46,7 +46,7 @@ gemm_kernel_mutant(precision_lane_lo_row ${tensor_cores} "${a_rows}" "${a_rows}
 set(precision_fail "precision +FAIL: [0-9]+ of [0-9]+ elements differ from the exact answer")
 # name | step | kernel file (or -D) | the sizes: the deep one at which it passed before, then small ones
 foreach(case "step11_one_product|kernel11_tensor_cores|-D PRODUCTS=1|32x64x2097152 17x33x65 8x8x8"
-             "step6_tf32_inputs|kernel06_padding|precision_tf32_inputs|64x64x2097152 64x64x4194304 17x33x65 1x1x1"
+             "step6_tf32_inputs|kernel06_padding|precision_tf32_inputs|64x64x2097152 17x33x65 1x1x1"
              "step6_half_inputs|kernel06_padding|precision_half_inputs|64x64x2097152 17x33x65 1x1x1"
              "step10_tf32_a|kernel10_async_copy|precision_tf32_a|64x64x1048576 17x33x65 1x1x1"
              "step11_no_lo_hi|kernel11_tensor_cores|precision_no_lo_hi|32x64x1048576 17x33x65 8x8x8"
@@ -71,5 +71,11 @@ foreach(case "step11_one_product|kernel11_tensor_cores|-D PRODUCTS=1|32x64x20971
     list(GET mnk 2 k)
     gemm_expect_robust(fails.precision.${name}.${size} 1 "${precision_fail}.*first at \\(row [0-9]+, col [0-9]+\\)"
                        ${step} -m ${m} -n ${n} -k ${k} ${quick} ${kernel_args})
+    # The deep ones (1 to 2 GiB of data, a double-precision reference and three runs: 5 to 25 s each
+    # on 2 cores) are labelled `deep`: their outcome depends on neither the parameters nor the
+    # sanitizers, and CI runs them in the first suite only (.ci/run)
+    if(k GREATER 8192)
+      set_property(TEST fails.precision.${name}.${size} APPEND PROPERTY LABELS deep)
+    endif()
   endforeach()
 endforeach()

@@ -42,7 +42,7 @@ endfunction()
 # --- crashes, the watchdog ----------------------------------------------------------------------
 add_executable(test_robustness test_robustness.c)
 target_link_libraries(test_robustness PRIVATE gemm_core gemm_warnings)
-foreach(group normwise sample scalars memory printable whitespace fence exact crash watchdog)
+foreach(group normwise sample scalars memory printable whitespace fence exact precision crash watchdog)
   add_test(NAME harness.${group} COMMAND test_robustness ${group})
   set_tests_properties(harness.${group} PROPERTIES LABELS "unit;robustness" TIMEOUT 120)
 endforeach()
@@ -52,7 +52,7 @@ endforeach()
 if(TARGET gemm_core_portable)
   add_executable(test_robustness_portable test_robustness.c)
   target_link_libraries(test_robustness_portable PRIVATE gemm_core_portable gemm_warnings)
-  foreach(group normwise sample exact)
+  foreach(group normwise sample exact precision)
     add_test(NAME harness.${group}.portable COMMAND test_robustness_portable ${group})
     set_tests_properties(harness.${group}.portable PROPERTIES LABELS "unit;robustness" TIMEOUT 120)
   endforeach()
@@ -241,6 +241,31 @@ gemm_robust(fails.timeout.exact_check session 30 --
             3 "error: kernel 'sgemm' \\(sgemm\\) in the exact check's run did not finish within 5 s" ${N1} ${small}
             --platform Portable --kernel-file ${KERNELS}/endless_loop.cl --timeout 5)
 set_tests_properties(fails.timeout.exact_check PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=-D ONLY_ON_INTEGERS")
+# ... and in the precision check's, after the exact check's (the loop spins only on its data)
+gemm_robust(fails.timeout.precision_check session 30 --
+            3 "error: kernel 'sgemm' \\(sgemm\\) in the precision check's run did not finish within 5 s" ${N1} ${small}
+            --platform Portable --kernel-file ${KERNELS}/endless_loop.cl --timeout 5)
+set_tests_properties(fails.timeout.precision_check PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=-D ONLY_ON_PRECISION")
+# A kernel that takes far longer to compile than the limit: PoCL compiles it at its first launch
+# (here the warm-up run), with the command submitted but not running; the line says the time went
+# to compiling, not that the kernel loops. A cache of PoCL's own, emptied first, so that the kernel
+# is compiled afresh (on a GPU the compiler runs before the first launch: skipped there).
+add_test(NAME fails.timeout.compiling
+         COMMAND sh -c [[rm -rf "$0" && mkdir -p "$0" && POCL_CACHE_DIR="$0" exec "$@"]] ${CMAKE_CURRENT_BINARY_DIR}/pocl-cache-compiling
+                 ${CMAKE_CURRENT_SOURCE_DIR}/on_platform.sh "Portable Computing Language" "a driver that compiles a kernel at its first launch" 3
+                 "error: kernel 'sgemm' \\(sgemm\\) in warm-up run 1 of 1 did not finish within 2 s \\(--timeout 2\\): the time went to compiling, not to running: kernel 'sgemm' had not started, every command before it done"
+                 $<TARGET_FILE:${N1}> --size 32 --warmup 1 --repeat 1 --kernel-file ${KERNELS}/slow_to_compile.cl --timeout 2)
+set_tests_properties(fails.timeout.compiling PROPERTIES LABELS "expect;robustness" TIMEOUT 60 SKIP_RETURN_CODE 77)
+# With no warm-up run, the report says that the first timed run's time includes compiling the kernels
+# after the first where a driver compiles at a kernel's first launch (PoCL: step 6 spent 0.35 s there
+# on a 64^3 problem whose kernels take 0.2 ms); with a warm-up run, or one kernel, no compilation is timed
+set(first_launch "no warm-up run: where a driver compiles a kernel at its first launch, as PoCL does, the first timed run's time includes compiling every kernel after the first")
+gemm_expect_robust(timing.warmup_0_says_compilation 0 "timing +0 warm-up \\+ 1 timed run. .*${first_launch}"
+                   kernel06_padding --size 64 --warmup 0 --repeat 1)
+gemm_expect_robust(timing.warmup_1_no_compilation 0 "timing +1 warm-up \\+ 1 timed run. .*no transfers, no compilation\\)"
+                   kernel06_padding --size 64 --warmup 1 --repeat 1)
+gemm_expect_robust(timing.one_kernel_no_compilation 0 "timing +0 warm-up \\+ 1 timed run. .*no transfers, no compilation\\)"
+                   ${N1} --size 64 --warmup 0 --repeat 1)
 # The default, from the problem's size (harness.watchdog tests the formula), in --help
 gemm_expect_robust(cli.help_timeout 0
                    "--timeout SECONDS +a run's kernels must end within SECONDS, else exit 3.[^[:print:]] +0: none. default: 30 s \\+ 2\\*M\\*N\\*K flops at 0\\.05 GFLOPS.*crash \\(SIGSEGV, SIGBUS, SIGFPE, SIGILL\\)"

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gemm_exact.h"
 #include "gemm_memory.h"
 #include "gemm_options.h"
 #include "gemm_verify.h"
@@ -138,6 +139,126 @@ static void test_exact(void)
         gemm_reference_free(&ref);
         gemm_host_data_free(&d);
     }
+}
+
+// The precision check's data (gemm_exact.h), against the claims docs/harness.md derives, computed
+// here on the host: every order of float multiply-adds, with or without fused ones, and step 11's
+// three products of TF32 halves (hi rounded to nearest, ties away; lo cut to TF32 as the tensor
+// cores read it; lo*lo left out) give the exact answer; A or B rounded to TF32 (to nearest or cut),
+// to half or to bfloat16 (to nearest even), hi*lo or lo*hi left out, or every a below 1e-3 skipped,
+// give a smaller magnitude at every element that has a term of the kind touched (and never a larger
+// one, nor the other sign, at any element).
+typedef float (*round_fn)(float);
+static float bits_to_float(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+static uint32_t float_bits(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+static float keep_rna(float x, int drop) /* to nearest, ties away, keeping all but the low `drop` bits */
+{
+    return bits_to_float((float_bits(x) + (1u << (drop - 1))) & ~((1u << drop) - 1u));
+}
+static float keep_rne(float x, int drop) /* to nearest, ties to even */
+{
+    const uint32_t u = float_bits(x), half = 1u << (drop - 1), low = u & ((1u << drop) - 1u);
+    const uint32_t up = low > half || (low == half && (u >> drop & 1u));
+    return bits_to_float((u & ~((1u << drop) - 1u)) + (up << drop));
+}
+static float tf32_rna(float x) { return keep_rna(x, 13); }
+static float tf32_cut(float x) { return bits_to_float(float_bits(x) & 0xffffe000u); }
+static float bf16_rne(float x) { return keep_rne(x, 16); }
+static float half_rne(float x) /* to nearest even, with half's range: subnormal steps of 2^-24 below 2^-14 */
+{
+    return fabsf(x) >= 0x1p-14f ? keep_rne(x, 13) : (float)(nearbyint((double)x * 0x1p24) * 0x1p-24);
+}
+static float unrounded(float x) { return x; }
+
+enum precision_variant { ORDER_BACKWARD, ORDER_FMA, STEP11, ROUND_A, ROUND_B, NO_HI_LO, NO_LO_HI, SKIP_SMALL };
+
+/* Element (i, j) of alpha*A*B + beta*C0 in float as one variant computes it */
+static float precision_element(const gemm_host_data *d, long i, long j, enum precision_variant v, round_fn r)
+{
+    float acc = 0.0f;
+    for (long q = 0; q < d->k; q++) {
+        const long p = v == ORDER_BACKWARD ? d->k - 1 - q : q;
+        float a = d->a[i * d->k + p], b = d->b[p * d->n + j];
+        if (v == ROUND_A)
+            a = r(a);
+        if (v == ROUND_B)
+            b = r(b);
+        if (v == SKIP_SMALL && fabsf(a) < 1e-3f)
+            continue;
+        if (v == ORDER_FMA) {
+            acc = fmaf(a, b, acc);
+        } else if (v == STEP11 || v == NO_HI_LO || v == NO_LO_HI) {
+            const float ah = tf32_rna(a), bh = tf32_rna(b), al = tf32_cut(a - ah), bl = tf32_cut(b - bh);
+            acc += (v == NO_LO_HI ? 0.0f : al * bh) + (v == NO_HI_LO ? 0.0f : ah * bl) + ah * bh;
+        } else {
+            acc += a * b;
+        }
+    }
+    const float c = d->beta == 0.0f ? 0.0f : d->beta * (v == ROUND_A || v == ROUND_B ? r(d->c0[i * d->n + j]) : d->c0[i * d->n + j]);
+    return d->alpha * acc + c;
+}
+
+static void test_precision(void)
+{
+    const long sizes[][3] = {{1, 1, 1}, {3, 5, 2}, {7, 9, 300}, {2, 3, 70001}};
+    const double scalars[][2] = {{1.0, 0.0}, {-1.5, 0.25}, {0.5, -2.0}};
+    const round_fn rounders[] = {tf32_rna, tf32_cut, bf16_rne, half_rne};
+    for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++)
+        for (size_t s = 0; s < sizeof scalars / sizeof scalars[0]; s++) {
+            const long m = sizes[t][0], n = sizes[t][1], k = sizes[t][2];
+            gemm_host_data d;
+            gemm_msg msg;
+            gemm_exact x;
+            CHECK(gemm_host_data_create(&d, m, n, k, scalars[s][0], scalars[s][1], GEMM_DATA_SPREAD, 5, &msg) == 0);
+            gemm_precision_data_fill(&d, scalars[s][0], scalars[s][1], 5, &x);
+            float *want = malloc((size_t)(m * n) * sizeof *want);
+            memcpy(want, d.c0, (size_t)(m * n) * sizeof *want);
+            gemm_host_data e = d;
+            e.c0 = want;
+            gemm_exact_expected(&e); /* the harness's expected answer, in place */
+            int exact = 1, lowered = 1, b_precise = 0;
+            for (long i = 0; i < m; i++)
+                for (long j = 0; j < n; j++) {
+                    const float w = want[i * n + j];
+                    exact &= w == precision_element(&d, i, j, ORDER_BACKWARD, unrounded) &&
+                             w == precision_element(&d, i, j, ORDER_FMA, unrounded) &&
+                             w == precision_element(&d, i, j, STEP11, unrounded);
+                    /* which kinds of index this element's terms have: A's (A precise) and B's */
+                    int has_a = 0, has_b = 0;
+                    for (long p = 0; p < k; p++)
+                        if (d.a[i * k + p] != 0.0f) {
+                            const int a_precise = tf32_cut(d.a[i * k + p]) != d.a[i * k + p];
+                            has_a |= a_precise;
+                            has_b |= !a_precise;
+                        }
+                    b_precise |= has_b;
+                    const int wrong[] = {has_a, has_b, has_b, has_a, has_b};
+                    const enum precision_variant variants[] = {ROUND_A, ROUND_B, NO_HI_LO, NO_LO_HI, SKIP_SMALL};
+                    for (int v = 0; v < 5; v++)
+                        for (size_t f = 0; f < (v < 2 ? sizeof rounders / sizeof rounders[0] : 1); f++) {
+                            /* never larger, never of the other sign; smaller where a term of the kind is */
+                            const float got = precision_element(&d, i, j, variants[v], rounders[f]);
+                            lowered &= (wrong[v] ? fabsf(got) < fabsf(w) : fabsf(got) <= fabsf(w)) &&
+                                       (got == 0.0f || (got < 0.0f) == (w < 0.0f));
+                        }
+                }
+            CHECK(exact && lowered && (k == 1 || b_precise));
+            if (!(exact && lowered))
+                fprintf(stderr, "precision: %ldx%ldx%ld alpha=%g beta=%g: exact %d, lowered %d\n", m, n, k, scalars[s][0],
+                        scalars[s][1], exact, lowered);
+            free(want);
+            gemm_host_data_free(&d);
+        }
 }
 
 // A sampled reference: the same values as the full one where it has them; an error in a sampled
@@ -581,6 +702,7 @@ int main(int argc, char **argv)
                                         {"scalars", test_scalars},   {"memory", test_memory},
                                         {"printable", test_printable}, {"whitespace", test_whitespace},
                                         {"fence", test_fence},         {"exact", test_exact},
+                                        {"precision", test_precision},
                                         {"crash", test_crash},         {"watchdog", test_watchdog}};
     return run_groups(groups, sizeof groups / sizeof groups[0], argc, argv);
 }

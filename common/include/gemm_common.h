@@ -10,6 +10,7 @@
 #define GEMM_COMMON_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -95,6 +96,13 @@ int gemm_output_check(void);
  * (2 or 3). A pipe whose reader has gone ends the program with SIGPIPE, as usual.
  */
 int gemm_output_finish(int rc);
+
+/**
+ * @brief Where standard output's writes go from now on: @p out (`--csv` writes the CSV to a copy of
+ * standard output, gemm_report_csv_start()), which gemm_output_finish() flushes and checks in its
+ * place. NULL: stdout.
+ */
+void gemm_output_set_stream(FILE *out);
 
 #ifdef __cplusplus
 }

@@ -18,9 +18,9 @@
  *    GEMM_BETA_C = 2 (4u) covers: a correct kernel can never fail it. (Charging beta*C with K
  *    roundings, as this bound once did, let a kernel that leaves alpha*A*B out pass wherever
  *    |alpha| is far below |beta|.) It locates a wrong element (a wrong index, an unwritten element, a race).
- *    But it grows like K^2 on random data (K terms of size ~1/4 each, times K*eps) while the
- *    result grows like sqrt(K): from K ~ 65536 it exceeds the result itself, and a kernel that
- *    writes zeros would pass it.
+ *    But it grows like K^2 on random data (K terms of size E|a|E|b| each, times K*eps) while the
+ *    result grows like sqrt(K): on the default data (#GEMM_DATA_SPREAD) from K ~ 65536 it exceeds
+ *    most elements' result, and a kernel that writes zeros would pass it.
  *
  * 2. **Normwise, as rounding really behaves.** Over all the elements compared,
  *
@@ -32,7 +32,7 @@
  *    Higham's probabilistic rounding-error analysis (Higham & Mary, SIAM J. Sci. Comput. 41(5),
  *    2019) models the rounding errors as independent with mean zero: the K roundings of a dot
  *    product then add up like a random walk, to about sqrt(K)*u times the partial sums rather
- *    than K*u. With the harness's data (independent, uniform in [-1, 1), mean zero) the partial
+ *    than K*u. With the harness's data (independent, of mean zero: random signs) the partial
  *    sums of a dot product grow like its result, and the expected relative error of recursive
  *    summation, the least accurate order a kernel uses, is about sqrt(K/2)*u = 0.35*sqrt(K)*eps;
  *    blocked and pairwise orders do better. GEMM_NORMWISE_C = 2 is a safety factor of 5.7 over

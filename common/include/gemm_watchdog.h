@@ -71,6 +71,18 @@ const char *gemm_running_now(void);
  */
 int gemm_watchdog_arm(gemm_msg *msg);
 
+/**
+ * @brief Where the time of a wait went, as far as the program can tell: called by the watchdog's
+ * thread when a wait passes its limit, before its line. It writes into @p buf (@p len bytes) a
+ * reason that replaces the line's guess ("an endless loop?") and returns 1, or returns 0 to leave
+ * the guess. The runner's probe (run_timed.c) says when the kernel waited on had not started: the
+ * time then went to preparing it, which is where PoCL compiles a kernel at its first launch.
+ */
+typedef int (*gemm_watchdog_probe)(char *buf, size_t len);
+
+/** @brief The probe of the waits armed from now on (NULL: none); kept until set again. */
+void gemm_watchdog_set_probe(gemm_watchdog_probe probe);
+
 /** @brief Stops the clock and forgets what runs (gemm_running_set(NULL)). */
 void gemm_watchdog_disarm(void);
 

@@ -121,10 +121,17 @@ void gemm_printable(char *text)
     *out = '\0';
 }
 
+static FILE *output_stream; /* standard output's writes, where not stdout (gemm_output_set_stream()) */
+
+void gemm_output_set_stream(FILE *out) { output_stream = out; }
+
 int gemm_output_finish(int rc)
 {
+    FILE *out = output_stream ? output_stream : stdout;
     errno = 0;
-    if (fflush(stdout) == 0 && !ferror(stdout))
+    if (out != stdout)
+        fflush(stdout); /* what went to standard error in its place */
+    if (fflush(out) == 0 && !ferror(out))
         return rc;
     const int e = errno;
     gemm_error("cannot write the output to standard output: %s", e ? strerror(e) : "write error");

@@ -244,6 +244,7 @@ int gemm_report_csv_start(const gemm_options *opt, gemm_msg *msg)
      * writes there) goes to standard error, with the human-readable report */
     if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
         return gemm_msgf(msg, GEMM_EXIT_RUNTIME, "cannot send standard output to standard error: %s", strerror(errno));
+    gemm_output_set_stream(csv_stream); /* checked at the end as standard output was */
     return 0;
 }
 
@@ -335,12 +336,6 @@ int gemm_report_emit(const gemm_report *r, const gemm_options *opt)
         if (csv_stream ? csv_header : gemm_report_csv_wants_header(stdout, opt))
             gemm_report_csv_header(out);
         gemm_report_csv_line(out, r);
-        errno = 0;
-        if (csv_stream && (fflush(csv_stream) != 0 || ferror(csv_stream))) {
-            const int e = errno;
-            gemm_error("cannot write the output to standard output: %s", e ? strerror(e) : "write error");
-            return GEMM_EXIT_RUNTIME;
-        }
     }
     const int rc = gemm_report_exit_code(r);
     if (rc && !opt->brief) /* the brief line says FAIL and why: one line per run */

@@ -61,6 +61,7 @@ static pthread_cond_t wd_wake;                              /* on CLOCK_MONOTONI
 static pthread_once_t wd_once = PTHREAD_ONCE_INIT;
 
 static struct {
+    gemm_watchdog_probe probe; /* where the time went, or NULL */
     double limit;   /* seconds; 0: none */
     char why[192];  /* where the limit comes from, for the line */
     int thread_live;
@@ -87,6 +88,13 @@ void gemm_watchdog_set_limit(double seconds, const char *why)
     pthread_mutex_unlock(&wd_lock);
 }
 
+void gemm_watchdog_set_probe(gemm_watchdog_probe probe)
+{
+    pthread_mutex_lock(&wd_lock);
+    wd.probe = probe;
+    pthread_mutex_unlock(&wd_lock);
+}
+
 static int passed(const struct timespec *deadline)
 {
     struct timespec now;
@@ -108,13 +116,13 @@ static void fire(void)
         for (;;)
             pause();
     const char *what = gemm_running_now();
-    char limit[32], line[1024];
+    char limit[32], line[1280], why[512];
     format_seconds(wd.limit, limit, sizeof limit);
-    int n = snprintf(line, sizeof line,
-                     "%s: error: %s did not finish within %s s (%s): an endless loop? (a loop whose condition never "
-                     "changes, a barrier that some work-items never reach, or a device that hangs); the run is "
-                     "stopped\n",
-                     gemm_program_name(), what ? what : "the work queued on the device", limit, wd.why);
+    if (!wd.probe || !wd.probe(why, sizeof why))
+        snprintf(why, sizeof why, "an endless loop? (a loop whose condition never changes, a barrier that some "
+                                  "work-items never reach, or a device that hangs)");
+    int n = snprintf(line, sizeof line, "%s: error: %s did not finish within %s s (%s): %s; the run is stopped\n",
+                     gemm_program_name(), what ? what : "the work queued on the device", limit, wd.why, why);
     size_t len = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
     if (len && line[len - 1] != '\n')
         line[len - 1] = '\n'; /* cut short: still one line */

@@ -2,6 +2,7 @@
  * read back. A run's time is the device time from the start of its first kernel to the end of
  * its last (OpenCL profiling events); each kernel's own time is kept too. Every wait on the device
  * is watched: it ends within --timeout or the program does (gemm_watchdog.h). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -45,6 +46,15 @@ static int set_args(gemm_run *r, const gemm_launch *l, cl_kernel k, gemm_msg *ms
     }
     return 0;
 }
+
+/* The commands of the run the watchdog watches, for its probe: the preparation's last event, then
+ * one event per launch, published as each launch is enqueued */
+static struct {
+    const gemm_plan *plan;     /* set before the watchdog is armed, NULL for a library's call */
+    _Atomic(cl_event) prep;    /* NULL until the preparation is enqueued */
+    cl_event ev[GEMM_MAX_LAUNCHES];
+    atomic_int enqueued;       /* ev[0 .. enqueued-1] are set */
+} watched;
 
 /* Fills buffer view @p buf (@p what, for messages) with the poison pattern; the event in *ev.
  * Oclgrind's checker of uninitialized values takes memory that clEnqueueFillBuffer wrote for
@@ -100,6 +110,7 @@ static int prepare_run(gemm_run *r, const gemm_problem *p, cl_event *last, gemm_
         return rc;
     }
     *last = ev;
+    atomic_store(&watched.prep, ev); /* for the watchdog's probe */
     return 0;
 }
 
@@ -126,6 +137,57 @@ int gemm_run_read(gemm_run *r, cl_mem buf, size_t offset, size_t bytes, void *ds
     return rc;
 }
 
+
+/* The watchdog's probe (gemm_watchdog.h), on its thread: if every command before the first launch
+ * not yet complete has completed, and that launch has not started (or not even been taken by the
+ * driver), the time went to preparing it: where PoCL compiles a kernel at its first launch, which
+ * it does with the command submitted, not running, and outside the kernel's own profiled time. */
+static int watched_probe(char *buf, size_t len)
+{
+    cl_int status;
+    const cl_event prep = atomic_load(&watched.prep);
+    if (prep && (clGetEventInfo(prep, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) != CL_SUCCESS ||
+                 status != CL_COMPLETE))
+        return 0;
+    const int enqueued = atomic_load(&watched.enqueued);
+    for (int i = 0; watched.plan && i < watched.plan->nlaunches; i++) {
+        const char *state = NULL;
+        if (i >= enqueued) {
+            state = "had not yet been taken by the driver (clEnqueueNDRangeKernel had not returned)";
+        } else {
+            if (clGetEventInfo(watched.ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) !=
+                    CL_SUCCESS ||
+                status < 0 || status == CL_RUNNING)
+                return 0; /* it runs (or failed): the usual guess */
+            if (status == CL_COMPLETE)
+                continue;
+            state = "had not started, every command before it done";
+        }
+        snprintf(buf, len,
+                 "the time went to compiling, not to running: kernel '%s' %s, which is where a driver that compiles "
+                 "a kernel at its first launch, as PoCL does, compiles it (a longer --timeout gives the compiler the "
+                 "time)",
+                 watched.plan->launch[i].kernel, state);
+        return 1;
+    }
+    return 0;
+}
+
+/* What the probe sees of a run (gemm_run_once()): its plan before the watchdog is armed, then its
+ * preparation's last event, then each launch's event as it is enqueued; NULL once the run is over */
+static void watch_plan(const gemm_plan *plan)
+{
+    atomic_store(&watched.enqueued, 0);
+    atomic_store(&watched.prep, NULL);
+    watched.plan = plan;
+}
+
+static void watch_launch(int i, cl_event ev)
+{
+    watched.ev[i] = ev;
+    atomic_store(&watched.enqueued, i + 1);
+}
+
 /* The limit of every wait from here on: --timeout, else the default for the problem's size; and
  * the fault handler, which names the kernel of a crash on any device. */
 static void watch_runs(const gemm_run *r)
@@ -142,6 +204,7 @@ static void watch_runs(const gemm_run *r)
                  "SECONDS sets another", p->m, p->n, p->k, GEMM_TIMEOUT_FIXED_S, GEMM_TIMEOUT_GFLOPS);
     }
     gemm_watchdog_set_limit(limit, why);
+    gemm_watchdog_set_probe(watched_probe);
     gemm_fault_install();
 }
 
@@ -153,6 +216,7 @@ int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int
     cl_event prep = NULL, ev[GEMM_MAX_LAUNCHES] = {NULL};
     int n = step->library ? 1 : plan->nlaunches;
     name_launch(step, plan, 0, run);
+    watch_plan(step->library ? NULL : plan); /* a library's kernels are not ours to see */
     int rc = gemm_watchdog_arm(msg);
     /* A library call is timed from the end of the preparation, so it always gets one. */
     if (!rc && (prepare || step->library))
@@ -169,6 +233,8 @@ int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int
         if (rc)
             break;
         cl_int err = clEnqueueNDRangeKernel(r->cl.queue, r->kernel[i], 2, NULL, l->global, l->local, 0, NULL, &ev[i]);
+        if (err == CL_SUCCESS)
+            watch_launch(i, ev[i]);
         /* CL_OUT_OF_RESOURCES is also how some drivers (NVIDIA's) report, at the next call, a kernel
          * that failed while running: it is read as this launch's limit only if all the work queued
          * before it finishes without an error. */
@@ -201,6 +267,7 @@ int gemm_run_once(gemm_run *r, const gemm_problem *p, const gemm_plan *plan, int
             rc = gemm_cl_fail(msg, "clFinish (a kernel failed while running)", err);
     }
     gemm_watchdog_disarm();
+    watch_plan(NULL); /* its events go below */
     cl_ulong start = 0, end = 0;
     if (!rc && step->library) /* the library's first kernel is not ours to see: start where C was restored */
         rc = gemm_event_time(prep, CL_PROFILING_COMMAND_END, &start, msg);

@@ -11,7 +11,7 @@ import glob
 import os
 
 from . import drawing, records
-from .common import InputError, write
+from .common import InputError, md_escape, size_key, write
 
 M, N, K = 16, 8, 8
 COLOURS = ("#c6dbef", "#fdd0a2", "#c7e9c0", "#dadaeb")  # register 0, 1, 2, 3
@@ -237,8 +237,11 @@ def accuracy_table(tuning_dir):
                 raise InputError(f"{path}: not one run of each variant per size, in order")
             if any(r["status"] != "PASS" for r in g):
                 raise InputError(f"{path}: a run at {g[0]['m']} did not pass its check")
+        data = rows[0].get("data") or "grid"
+        on = (f"on `--data {data}` (values with all 24 bits of a float)" if data != "grid" else
+              "on the data of before December 2026 (multiples of 2^-23: at most 23 significant bits)")
         out.append(f"{rows[0]['device']} (driver {rows[0]['driver']}, {rows[0]['date'][:10]}; "
-                   f"`{os.path.basename(path)}`): normwise error, in brackets the slices of K of the rows "
+                   f"`{os.path.basename(path)}`), {on}: normwise error, in brackets the slices of K of the rows "
                    "the host split (1: none split):\n")
         out.append("| M = N = K | " + " | ".join(ACCURACY_LABELS.get(v, v) for v in variants) + " |")
         out.append("|---" * (len(variants) + 1) + "|")
@@ -252,7 +255,76 @@ def accuracy_table(tuning_dir):
     return "\n".join(out) if out else "(no run of `bench/exp_step11_accuracy.py` is recorded)\n"
 
 
+def accuracy_cost_text(tuning_dir):
+    """One generated paragraph for step 11's lesson: what the parts of the split step 11 leaves out
+    (lo cut to TF32 rather than rounded, and lo*lo) cost on data with every bit of a float, from the
+    newest run of bench/exp_step11_accuracy.py on such data, at each size it ran as the host plans
+    it: step 11's error, and the error with each part put back."""
+    runs = []
+    for path in sorted(glob.glob(os.path.join(tuning_dir, "*-step11-accuracy.csv"))):
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        if rows and (rows[0].get("data") or "grid") != "grid":
+            runs.append((rows[0]["date"], path, rows))
+    if not runs:
+        return ("What the left-out parts cost on such data has not been measured yet "
+                "(`bench/exp_step11_accuracy.py`, the lab record).\n")
+    _, path, rows = max(runs)
+    by = {}
+    for r in rows:  # the first row of each variant and size: as the host plans it (a second 256 runs unsplit)
+        by.setdefault((r["variant"], int(r["m"])), r)
+    sizes = sorted({m for _, m in by})
+    err = lambda v, m: float(by[(v, m)]["normwise_error"])  # noqa: E731
+    parts = []
+    for m in sizes:
+        if all((v, m) in by for v in ("step 10", "step 11", "step 11, round_lo", "step 11, four")):
+            parts.append(f"at {m}, {err('step 11', m):.3g} (step 10: {err('step 10', m):.3g}; lo rounded: "
+                         f"{err('step 11, round_lo', m):.3g}; with lo·lo: {err('step 11, four', m):.3g})")
+    return (f"Measured on {rows[0]['device']} (`bench/tuning/{os.path.basename(path)}`, {rows[0]['date'][:10]}, "
+            f"`--data {rows[0]['data']}`), step 11's normwise error, and in brackets step 10's and step 11's with "
+            "each left-out part put back: " + "; ".join(parts) + ".\n")
+
+
+# The programs whose errors step 11's lesson sets side by side, with their labels
+ACCURACY_PROGRAMS = (("kernel10_async_copy", "step 10"), ("kernel11_tensor_cores", "step 11"),
+                     ("cublas", "cuBLAS (FP32)"), ("cublas_tf32", "cuBLAS's TF32 mode"))
+
+
+def lesson_accuracy_table(results):
+    """Step 11's normwise error ||got-ref||/||ref|| beside step 10's and cuBLAS's (FP32 and TF32)
+    at every verified size of each results file recorded on data with every bit of a float, where
+    step 11 ran on the tensor cores (TC=1): one run each, the same data for all."""
+    out, old = [], []
+    for r in results:
+        cols = [(p, label) for p, label in ACCURACY_PROGRAMS if p in r.programs]
+        s11 = [x for x in r.rows if x["step"] == "kernel11_tensor_cores" and x["status"] in ("PASS", "FAIL")
+               and x.get("normwise_error") and "TC=1" in x["params"].split()]
+        if not s11 or len(cols) < 3:
+            continue
+        if not r.full_precision():
+            old.append(f"`{r.stem}.csv` ({md_escape(r.device)})")
+            continue
+        out.append(f"**{md_escape(r.device)}** (`docs/results/{r.stem}.csv`, {r.dates}, {r.data_text()}):\n")
+        out.append("| M x N x K | " + " | ".join(label for _, label in cols) + " |")
+        out.append("|---" * (len(cols) + 1) + "|")
+        for size in sorted({size_key(x) for x in s11}):
+            cells = []
+            for p, _ in cols:
+                y = r.row(p, size)
+                ok = y and y["status"] in ("PASS", "FAIL") and y.get("normwise_error")
+                cells.append(f"{float(y['normwise_error']):.2e}{'' if y['status'] == 'PASS' else ' (' + y['status'] + ')'}"
+                             if ok else "-")
+            out.append(f"| {' x '.join(map(str, size))} | " + " | ".join(cells) + " |")
+        out.append("")
+    if old:
+        out.append("Not shown: " + ", ".join(old) + ", recorded on the data of before December 2026, whose values "
+                   "have at most 23 significant bits and hide the error of a rounded input.\n")
+    return "\n".join(out) if out else "No results file holds step 11 on the tensor cores beside step 10 and cuBLAS.\n"
+
+
 def render_table(ctx):
+    write(os.path.join(ctx.out, "step11_accuracy.md"), lesson_accuracy_table(ctx.results))
+    write(os.path.join(ctx.out, "step11_accuracy_cost.md"), accuracy_cost_text(ctx.tuning_dir))
     write(os.path.join(ctx.out, "step11_gain_tc.md"), gain_table(ctx.tuning))
     write(os.path.join(ctx.out, "step11_targets.md"),
           targets_table(ctx.tuning + [records.TuningFile(r.path) for r in ctx.results]))

@@ -123,6 +123,13 @@ class ResultsFile:
                                      f"{first[0] + 2} alpha={rows[first[0]]['alpha']}, beta={rows[first[0]]['beta']}; "
                                      "a results file is one operation (run the programs with the same --alpha and "
                                      "--beta, or put the runs in separate files)")
+        # The data the errors were measured on (column `data`, gemm_report.h): one distribution per
+        # file; a file without the column was recorded on the data of before December 2026 (grid)
+        kinds = {r.get("data") or "grid" for r in rows if r["status"] in RAN}
+        if len(kinds) != 1:
+            raise InputError(f"{path}: the runs used {len(kinds)} distributions of data ({', '.join(sorted(kinds))}); "
+                             "a results file is one run, on one kind of data")
+        self.data = kinds.pop()
         self.rows = rows
         dates = sorted(r["date"][:10] for r in rows if r["date"])
         self.dates = dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"
@@ -274,6 +281,17 @@ class ResultsFile:
     def params(self, program, size=None):
         r = self.row(program, size)
         return parse_params(r["params"]) if r else {}
+
+    def full_precision(self):
+        """Whether the errors were measured on data with every bit of a float (any distribution but
+        grid, the data before December 2026: at most 23 significant bits)."""
+        return self.data != "grid"
+
+    def data_text(self):
+        """Which data the errors were measured on, for a sentence."""
+        if self.full_precision():
+            return f"`--data {md_escape(self.data)}`, values with all 24 bits of a float"
+        return "the data of before December 2026 (multiples of 2^-23, at most 23 significant bits: `--data grid`)"
 
     def label(self):
         return f"{self.device} ({self.platform}, driver {self.driver})"

@@ -2,7 +2,9 @@
 // a loop whose condition never changes. The two loads are volatile, so the compiler must keep
 // them and cannot prove the loop away: clFinish would wait forever, and --timeout ends the run.
 // With -D ONLY_ON_INTEGERS (GEMM_CL_OPTIONS) it spins only where A[0] is a whole number: in the
-// exact check's run (gemm_exact.h), not in the runs on random data before it.
+// exact check's run (gemm_exact.h), not in the runs on random data before it; with
+// -D ONLY_ON_PRECISION only where |A[0]| < 2^-12: in the precision check's run (its A[0] is below
+// 2^-13, the random data's at least 2^-8, the integers' at least 1).
 __kernel void sgemm(const int M, const int N, const int K,
                     const float alpha, const float beta,
                     const __global float* A,
@@ -10,8 +12,10 @@ __kernel void sgemm(const int M, const int N, const int K,
                     __global float* C)
 {
     volatile const __global int* spin = (volatile const __global int*)A;
-#ifdef ONLY_ON_INTEGERS
+#if defined(ONLY_ON_INTEGERS)
     const bool spins = A[0] == rint(A[0]);
+#elif defined(ONLY_ON_PRECISION)
+    const bool spins = fabs(A[0]) < 0x1p-12f;
 #else
     const bool spins = true;
 #endif
