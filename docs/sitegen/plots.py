@@ -158,7 +158,8 @@ def plot_sweep(r, path):
         values += [g for _, g, _ in pts]
         if is_step(p):
             j = int(p[6:8]) - 1
-            colour, marker, ls = PALETTE[j % len(PALETTE)], MARKERS[j % len(MARKERS)], "-"
+            # every other step dashed: where two steps' lines run together, the one under shows in the gaps
+            colour, marker, ls = PALETTE[j % len(PALETTE)], MARKERS[j % len(MARKERS)], "-" if j % 2 == 0 else (0, (5, 2))
         else:
             colour, marker, ls = PEER_LOOKS.get(p, ("#444444", "x", (0, (4, 2))))
         checked = [i for i, (_, _, v) in enumerate(pts) if v]
