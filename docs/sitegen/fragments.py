@@ -269,7 +269,11 @@ def accuracy_cost_text(tuning_dir):
     if not runs:
         return ("What the left-out parts cost on such data has not been measured yet "
                 "(`bench/exp_step11_accuracy.py`, the lab record).\n")
-    _, path, rows = max(runs)
+    # the tensor cores' own arithmetic where a run had it (TC=1), else the portable path's model of it
+    tensor_cores = [run for run in runs if any("TC=1" in r["params"].split() for r in run[2])]
+    _, path, rows = max(tensor_cores or runs)
+    how = ("on the tensor cores" if tensor_cores else
+           "on the portable path, whose arithmetic models the tensor cores' (lo cut to TF32, sums cut toward zero)")
     by = {}
     for r in rows:  # the first row of each variant and size: as the host plans it (a second 256 runs unsplit)
         by.setdefault((r["variant"], int(r["m"])), r)
@@ -280,7 +284,7 @@ def accuracy_cost_text(tuning_dir):
         if all((v, m) in by for v in ("step 10", "step 11", "step 11, round_lo", "step 11, four")):
             parts.append(f"at {m}, {err('step 11', m):.3g} (step 10: {err('step 10', m):.3g}; lo rounded: "
                          f"{err('step 11, round_lo', m):.3g}; with lo·lo: {err('step 11, four', m):.3g})")
-    return (f"Measured on {rows[0]['device']} (`bench/tuning/{os.path.basename(path)}`, {rows[0]['date'][:10]}, "
+    return (f"Measured on {rows[0]['device']}, {how} (`bench/tuning/{os.path.basename(path)}`, {rows[0]['date'][:10]}, "
             f"`--data {rows[0]['data']}`), step 11's normwise error, and in brackets step 10's and step 11's with "
             "each left-out part put back: " + "; ".join(parts) + ".\n")
 
