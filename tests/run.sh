@@ -132,10 +132,10 @@ rm -f "$junit"
 # beside two tests on 2 cores cost about 20 CPU-seconds of system time)
 ctest --preset "$preset" --output-junit "$junit" "$@" || status=$?
 [ ! -f "$junit" ] || python3 tests/skips.py "$junit" || status=$?
-# How long it took and the slowest tests; the whole plain suite is held to its budget of 300 s on
+# How long it took and the slowest tests; the whole plain suite is held to its budget of 360 s on
 # 2 cores (tests/suite_time.py: a warning, not a failure)
 budget=inf
-[ "$preset" != ci ] || [ -n "$small_gpu$nvidia_defaults" ] || [ $# -gt 0 ] || budget=300
+[ "$preset" != ci ] || [ -n "$small_gpu$nvidia_defaults" ] || [ $# -gt 0 ] || budget=360
 [ ! -f "$junit" ] || python3 tests/suite_time.py "$junit" "$budget" || true
 [ -z "$device" ] || echo "$device"
 exit $status

@@ -4,8 +4,12 @@ warning where the run took longer than the suite's budget.
 
     tests/suite_time.py JUNIT.xml [BUDGET_SECONDS]     (tests/run.sh runs it after every run)
 
-The budget (default 300 s) is for the whole suite run as tests/run.sh runs it, two tests at a time,
-on a quiet 2-core machine once built: it took 238-259 s there with 1463 tests (November 2026). Most
+The budget (default 360 s) is for the whole suite run as tests/run.sh runs it, two tests at a time,
+on a quiet 2-core machine once built: it took 238-259 s there with 1463 tests (November 2026), then
+346 s with 1501 (December 2026): the precision check (gemm_exact.h) made every run one run longer,
+and its tests, the eight wrong-precision kernels at the deep K where each once passed
+(tests/precision.cmake), take about 100 s of the tests' own time; the budget went from 300 s to
+360 s for them, and CI runs the deep ones in its first suite alone (.ci/run). Most
 of a test's time is fixed (starting a process and PoCL, and PoCL preprocessing the kernel for its
 cache: about 0.07 s of the 0.1 s a small verify test takes), then Oclgrind's simulation and the
 site's figures. A run over the budget is not a failure (a shared machine's times move by 10 %), but
@@ -14,7 +18,7 @@ it says so, with the slowest tests, so that a suite that grows slower is seen in
 import sys
 import xml.etree.ElementTree as ET
 
-BUDGET = 300.0
+BUDGET = 360.0
 SLOWEST = 5
 
 

@@ -213,7 +213,8 @@ def details_snippet(results):
         out.append(f"<h2>{html.escape(r.stem)}: {html.escape(r.device)}</h2>\n")
         out.append(f"{md_escape(r.label())}; recorded {r.dates}; file `docs/results/{r.stem}.csv`. "
                    f"All runs at the headline size, {size_text(r.headline)} ({r.headline_rule}), "
-                   f"alpha={r.alpha}, beta={r.beta} (time: median of the timed runs, and the best):\n")
+                   f"alpha={r.alpha}, beta={r.beta} (time: median of the timed runs, and the best; errors on "
+                   f"{r.data_text()}):\n")
         out.append("| program | parameters | runs (warm-up + timed) | ms: median (best) | GFLOPS | best GFLOPS "
                    "| worst error / bound | time per kernel, median ms (parts) | result |")
         out.append("|---|---|---|---:|---:|---:|---:|---|---|")
