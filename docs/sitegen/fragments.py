@@ -277,13 +277,13 @@ def accuracy_cost_text(tuning_dir):
     by = {}
     for r in rows:  # the first row of each variant and size: as the host plans it (a second 256 runs unsplit)
         by.setdefault((r["variant"], int(r["m"])), r)
-    sizes = sorted({m for _, m in by})
     err = lambda v, m: float(by[(v, m)]["normwise_error"])  # noqa: E731
+    sizes = sorted(m for _, m in by if all((v, m) in by for v in ("step 10", "step 11", "step 11, round_lo",
+                                                                  "step 11, four")))
     parts = []
-    for m in sizes:
-        if all((v, m) in by for v in ("step 10", "step 11", "step 11, round_lo", "step 11, four")):
-            parts.append(f"at {m}, {err('step 11', m):.3g} (step 10: {err('step 10', m):.3g}; lo rounded: "
-                         f"{err('step 11, round_lo', m):.3g}; with lo·lo: {err('step 11, four', m):.3g})")
+    for m in sorted({sizes[0], sizes[-1]}) if sizes else []:  # the smallest and the largest (the lab has all)
+        parts.append(f"at {m}, {err('step 11', m):.2e} (step 10: {err('step 10', m):.2e}; lo rounded: "
+                     f"{err('step 11, round_lo', m):.2e}; with lo·lo: {err('step 11, four', m):.2e})")
     return (f"Measured on {rows[0]['device']}, {how} (`bench/tuning/{os.path.basename(path)}`, {rows[0]['date'][:10]}, "
             f"`--data {rows[0]['data']}`), step 11's normwise error, and in brackets step 10's and step 11's with "
             "each left-out part put back: " + "; ".join(parts) + ".\n")
