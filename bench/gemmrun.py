@@ -33,7 +33,7 @@ NOT_FP32 = ("cublas_tf32",)
 # The harness's CSV columns (common/include/gemm_report.h), in order.
 COLUMNS = ["step", "platform", "device", "driver", "m", "n", "k", "alpha", "beta", "params", "warmup", "repeat",
            "median_ms", "best_ms", "gflops", "gflops_best", "parts", "max_err_over_bound", "status", "date",
-           "normwise_over_bound", "exact", "normwise_error", "precision", "data"]
+           "normwise_over_bound", "exact", "normwise_error", "precision", "data", "kernel_file"]
 
 EXIT_MEANING = {1: "FAIL", 2: "refused", 3: "error"}
 

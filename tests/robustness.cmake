@@ -377,17 +377,24 @@ gemm_robust(output.full.peak output full -- 3 "${cannot_write}" peak --list-devi
 # pass, on a wrong element (where it is, got and expected), on a write into a guard, unverified
 # (a regex here matches the line's semicolons with `.`: CMake would take them for list separators)
 set(brief "M=64 N=48 K=80 TS=16: [0-9.]+ GFLOPS. error/bound [0-9.e+-]+ \\(worst element\\), [0-9.e+-]+ \\(normwise\\)")
+# ... and where the kernels come from a --kernel-file, the line names it (a student's kernel and the
+# step's own must not read alike), as the CSV's last column does
+macro(brief_file file)
+  set(brief_from "M=64 N=48 K=80 TS=16 \\(kernel file [^[:cntrl:]]*/${file}\\): [0-9.]+ GFLOPS. error/bound [0-9.e+-]+ \\(worst element\\), [0-9.e+-]+ \\(normwise\\)")
+endmacro()
 set(one_line "[[:space:]]*$") # (the end of the output: the regex starts with ^, no line break before)
 set(brief_args -m 64 -n 48 -k 80 -D TS=16 ${quick} --brief)
 gemm_expect_robust(output.brief.pass 0 "^PASS ${N1} ${brief}${one_line}" ${N1} ${brief_args})
+brief_file(small_error.cl)
 gemm_expect_robust(output.brief.fail 1
-                   "^FAIL ${N1} ${brief}. 1 of 3072 elements wrong, the first at \\(row 63, col 47\\): got 0\\.340[0-9]*, expected 0\\.338[0-9]*${one_line}"
+                   "^FAIL ${N1} ${brief_from}. 1 of 3072 elements wrong, the first at \\(row 63, col 47\\): got 0\\.340[0-9]*, expected 0\\.338[0-9]*${one_line}"
                    ${N1} ${brief_args} --kernel-file ${KERNELS}/small_error.cl)
 gemm_expect_robust(output.brief.nan 1
-                   "^FAIL ${N1} M=64 N=48 K=80 TS=16: [^[:cntrl:]]*. 1 of 3072 elements wrong \\(1 NaN/Inf\\), the first at \\(row 32, col 16\\): got nan, expected [0-9.e+-]+${one_line}"
+                   "^FAIL ${N1} M=64 N=48 K=80 TS=16 \\(kernel file [^[:cntrl:]]*/unwritten_element.cl\\): [^[:cntrl:]]*. 1 of 3072 elements wrong \\(1 NaN/Inf\\), the first at \\(row 32, col 16\\): got nan, expected [0-9.e+-]+${one_line}"
                    ${N1} ${brief_args} --kernel-file ${KERNELS}/unwritten_element.cl)
+brief_file(write_before_start.cl)
 gemm_expect_robust(output.brief.guard 1
-                   "^FAIL ${N1} ${brief}. out-of-bounds write: 1 guard element\\(s\\) of C changed, the first at index -1 [^[:cntrl:]]*${one_line}"
+                   "^FAIL ${N1} ${brief_from}. out-of-bounds write: 1 guard element\\(s\\) of C changed, the first at index -1 [^[:cntrl:]]*${one_line}"
                    ${N1} ${brief_args} --kernel-file ${KERNELS}/write_before_start.cl)
 gemm_expect_robust(output.brief.unverified 0 "^UNVERIFIED ${N1} M=64 N=48 K=80 TS=16: [0-9.]+ GFLOPS. not verified \\(--no-verify\\)${one_line}"
                    ${N1} ${brief_args} --no-verify)
@@ -422,6 +429,11 @@ set(prints --kernel-file ${KERNELS}/prints.cl)
 gemm_robust(output.csv_kernel_printf.file csv-runs file 2 -- 0 "^step,platform,[^[:cntrl:]]*[[:space:]](${csv_line}){2}$"
             ${csv_args} ${prints})
 gemm_expect_robust(output.csv_kernel_printf.stderr 0 "hello from the kernel: M=16 N=16 K=16" ${csv_args} ${prints})
+# The CSV's last column names the --kernel-file, empty for the step's own kernels
+gemm_robust(output.csv_kernel_file csv-runs file 1 -- 0 "^step,[^[:cntrl:]]*,data,kernel_file[[:space:]]kernel01_naive,[^[:cntrl:]]*,PASS,spread,[^[:cntrl:]]*/tests/kernels/prints\\.cl[[:space:]]*$"
+            ${csv_args} ${prints})
+gemm_robust(output.csv_own_kernel csv-runs file 1 -- 0 "^step,[^[:cntrl:]]*[[:space:]]kernel01_naive,[^[:cntrl:]]*,PASS,spread,[[:space:]]*$"
+            ${csv_args})
 gemm_robust(output.csv_header.peak csv-runs file 2 -- 0
             "^platform,device,[^[:cntrl:]]*[[:space:]]([^[:cntrl:]]*,float[0-9]+,[^[:cntrl:]]*[[:space:]]){2}$"
             peak ${GEMM_TEST_EXTRA} --csv --fma-ms 2 --copy-mib 4 ${quick})

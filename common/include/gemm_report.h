@@ -7,7 +7,8 @@
  * (`--brief`: gemm_report_brief()) or CSV (`--csv`). CSV columns, in order:
  *
  * `step,platform,device,driver,m,n,k,alpha,beta,params,warmup,repeat,median_ms,best_ms,gflops,`
- * `gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact,normwise_error,precision,data`
+ * `gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact,normwise_error,precision,data,`
+ * `kernel_file`
  *
  * - `median_ms`, `best_ms`: the whole step per run (all of its kernels, helpers included);
  * - `gflops` = 2*M*N*K / median time (`gflops_best` uses the best time);
@@ -26,6 +27,8 @@
  *   did not run; `data`: the random data's distribution (`--data`, gemm_verify.h), on which the
  *   errors above were measured. Both added last: a file without them was recorded on the data of
  *   before December 2026 (`grid`), with no precision check.
+ * - `kernel_file`: the `--kernel-file` built instead of the step's own kernels, as given, or empty
+ *   (the step's own). Added last.
  */
 #ifndef GEMM_REPORT_H
 #define GEMM_REPORT_H
@@ -90,6 +93,7 @@ typedef struct gemm_report {
     gemm_exact exact;            /**< the exact check on integers (gemm_exact.h), when it ran */
     gemm_exact precision;        /**< the precision check (gemm_exact.h), when it ran */
     gemm_data data;              /**< the random data's distribution (`--data`) */
+    const char *kernel_file;     /**< `--kernel-file`: the file built instead of the step's own kernels, or NULL */
     unsigned long long seed;     /**< the random data's seed (`--seed`) */
 } gemm_report;
 

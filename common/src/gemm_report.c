@@ -77,6 +77,8 @@ void gemm_report_print_head(FILE *out, const gemm_report *r)
             r->platform, r->driver);
     if (r->params[0])
         fprintf(out, "parameters  %s\n", r->params);
+    if (r->kernel_file)
+        fprintf(out, "kernels     %s (--kernel-file), built instead of the step's own\n", r->kernel_file);
     fprintf(out, "data        --data %s: %s; seed %llu\n", gemm_data_name(r->data), gemm_data_text(r->data), r->seed);
     fprintf(out, "timing      %d warm-up + %d timed run%s; %s\n", r->warmup, r->repeat, r->repeat == 1 ? "" : "s",
             r->timing);
@@ -179,8 +181,11 @@ void gemm_report_print(FILE *out, const gemm_report *r)
 
 void gemm_report_brief(FILE *out, const gemm_report *r)
 {
-    fprintf(out, "%s %s M=%ld N=%ld K=%ld%s%s: %.2f GFLOPS", gemm_report_status(r), r->step, r->m, r->n, r->k,
-            r->params[0] ? " " : "", r->params, gemm_gflops(r->m, r->n, r->k, r->median_ms));
+    fprintf(out, "%s %s M=%ld N=%ld K=%ld%s%s", gemm_report_status(r), r->step, r->m, r->n, r->k,
+            r->params[0] ? " " : "", r->params);
+    if (r->kernel_file) /* a student's kernel and the step's own must not read alike */
+        fprintf(out, " (kernel file %s)", r->kernel_file);
+    fprintf(out, ": %.2f GFLOPS", gemm_gflops(r->m, r->n, r->k, r->median_ms));
     for (int i = 0; i < r->nparts && r->nparts > 1; i++) /* which kernels ran, and their share */
         fprintf(out, "%s%s %.4f ms%s", i ? ", " : " (", r->part[i].label, r->part[i].median_ms,
                 i + 1 < r->nparts ? "" : ")");
@@ -251,7 +256,8 @@ int gemm_report_csv_start(const gemm_options *opt, gemm_msg *msg)
 void gemm_report_csv_header(FILE *out)
 {
     fprintf(out, "step,platform,device,driver,m,n,k,alpha,beta,params,warmup,repeat,median_ms,best_ms,gflops,"
-                 "gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact,normwise_error,precision,data\n");
+                 "gflops_best,parts,max_err_over_bound,status,date,normwise_over_bound,exact,normwise_error,precision,data,"
+                 "kernel_file\n");
 }
 
 void gemm_csv_field(FILE *out, const char *s)
@@ -322,7 +328,9 @@ void gemm_report_csv_line(FILE *out, const gemm_report *r)
         else
             fprintf(out, "%.6g", r->check.normwise);
     }
-    fprintf(out, ",%s,%s\n", !r->precision.ran ? "" : r->precision.pass ? "PASS" : "FAIL", gemm_data_name(r->data));
+    fprintf(out, ",%s,%s,", !r->precision.ran ? "" : r->precision.pass ? "PASS" : "FAIL", gemm_data_name(r->data));
+    gemm_csv_field(out, r->kernel_file ? r->kernel_file : "");
+    fputc('\n', out);
 }
 
 int gemm_report_emit(const gemm_report *r, const gemm_options *opt)

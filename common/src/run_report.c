@@ -38,7 +38,7 @@ static const char *device_type_name(const gemm_device_info *d)
 /* The report's fields known before anything runs: what runs, where, with which parameters. */
 static void describe_run(gemm_report *rep, const gemm_step *step, const gemm_device_info *dev,
                          const gemm_problem *prob, const char *params_text, int warmup, int repeat, int nlaunches,
-                         gemm_data data, unsigned long long seed)
+                         gemm_data data, unsigned long long seed, const char *kernel_file)
 {
     rep->step = step->name;
     rep->summary = step->summary;
@@ -56,6 +56,7 @@ static void describe_run(gemm_report *rep, const gemm_step *step, const gemm_dev
     rep->repeat = repeat;
     rep->data = data;
     rep->seed = seed;
+    rep->kernel_file = kernel_file;
     /* With no warm-up run, a driver that compiles a kernel at its first launch (PoCL does, with the
      * command submitted but not started: outside that kernel's own profiled time) does it inside the
      * step's time for every kernel after the first, and a library compiles inside its call */
@@ -79,7 +80,7 @@ static void describe_run(gemm_report *rep, const gemm_step *step, const gemm_dev
 void run_report_head(gemm_run *r)
 {
     describe_run(&r->rep, r->step, &r->dev, &r->prob, r->params_text, r->warmup, r->repeat, r->plan.nlaunches,
-                 r->opt.data, r->opt.seed);
+                 r->opt.data, r->opt.seed, r->opt.kernel_file);
     gemm_report_announce(&r->rep, &r->opt);
     gemm_progress_start();
 }
