@@ -19,6 +19,9 @@ from .devices import architecture
 
 # The floats step 1 reads per multiply-add (a row of A, a column of B), all from global memory
 NAIVE_LOADS = 2
+# Step 11's ceiling on the tensor cores: the measured TF32 peak over its products per multiply-add
+TENSOR = "tensor-core (TF32 peak / 3)"
+TF32_PRODUCTS = 3
 
 
 class Ceiling:
@@ -33,11 +36,17 @@ class Ceiling:
         self.bpf, self.lpf = a.get("bpf"), a.get("lpf")
         self.arch = arch
         self.bounds = {}
+        # Step 11 on the tensor cores (TC=1) does its multiply-adds there, three TF32 products each:
+        # its arithmetic's ceiling is the measured TF32 peak over three, not the FMA peak, and the
+        # local-memory ceiling (floats per FMA against the FMA units' rate) does not apply to it
+        self.tensor = bool(row and "TC=1" in self.params.split() and r.peak and r.peak.tf32)
         if r.peak and self.bpf:
             self.bounds["global memory"] = r.peak.copy / self.bpf
-        if r.peak and arch and self.lpf:
+        if r.peak and arch and self.lpf and not self.tensor:
             self.bounds["local memory"] = self.onchip(self.lpf)
-        if r.peak:  # the measured peak, or a faster rate a library reached on the same hardware
+        if self.tensor:
+            self.bounds[TENSOR] = r.peak.tf32 / TF32_PRODUCTS
+        elif r.peak:  # the measured peak, or a faster rate a library reached on the same hardware
             self.bounds["FMA"] = r.ceiling or r.peak.fma
         # step 1 on an architecture whose L1 is the local memory: its loads, if all hit L1
         self.l1 = self.onchip(NAIVE_LOADS) if r.peak and arch and arch.get("l1_is_local") and self.lpf == 0 else None
@@ -49,14 +58,23 @@ class Ceiling:
         fed = self.arch["local_bytes_per_clock"] / (4.0 * floats_per_fma)
         return self.r.peak.fma * fed / self.arch["fma_per_clock"]
 
+    def compute(self):
+        """The ceiling of the arithmetic: the FMA ceiling (the measured peak, or the faster rate a
+        library reached on the same hardware), or on the tensor cores the TF32 peak over three."""
+        return self.bounds.get(TENSOR) or self.bounds.get("FMA", self.r.peak.fma)
+
     def pct(self, x):
-        """x as a share of the FMA ceiling this table uses (the measured peak, or the faster rate a
-        library reached on the same hardware), so that every percentage has one base."""
-        return fmt_pct(100.0 * x / self.bounds.get("FMA", self.r.peak.fma))
+        """x as a share of the compute ceiling, so that every percentage of a column has one base."""
+        return fmt_pct(100.0 * x / self.compute())
+
+    def tensor_cell(self):
+        if not self.tensor:
+            return "-"
+        return f"{fmt_gflops(self.bounds[TENSOR])} ({fmt_gflops(self.r.peak.tf32)} / {TF32_PRODUCTS})"
 
     def fma_cell(self):
         if "FMA" not in self.bounds:
-            return "-"
+            return "- (on the tensor cores)" if self.tensor else "-"
         by = self.r.ceiling_by
         return fmt_gflops(self.bounds["FMA"]) + (f" (`{by[0]}`'s, faster than the peak's)" if by else "")
 
@@ -105,14 +123,17 @@ def ceiling_snippet(steps, step, results, ptxas):
     row("global-memory ceiling: copy bandwidth / bytes per FLOP, GFLOPS",
         [fmt_gflops(c.bounds["global memory"]) if "global memory" in c.bounds else "-" for _, _, c in cols])
     row("local-memory floats read per multiply-add", [fmt_num(c.lpf) if c.lpf else "-" for _, _, c in cols])
-    row("local-memory ceiling, GFLOPS (% of the FMA ceiling)",
+    row("local-memory ceiling, GFLOPS (% of the compute ceiling)",
         [f"{fmt_gflops(c.bounds['local memory'])} ({c.pct(c.bounds['local memory'])})" if "local memory" in c.bounds
          else (f"{fmt_gflops(c.l1)} ({c.pct(c.l1)}) if every load hits L1" if c.l1 else "-") for _, _, c in cols])
     row("FMA ceiling: the measured peak (or a faster rate measured on the same hardware), GFLOPS",
         [c.fma_cell() for _, _, c in cols])
+    if any(c.tensor for _, _, c in cols):
+        row("tensor-core ceiling: the measured TF32 peak over step 11's three products, GFLOPS",
+            [c.tensor_cell() for _, _, c in cols])
     row("**lowest ceiling**", [f"{fmt_gflops(c.binding[1])}: {c.binding[0]}" if c.binding[0] else "-"
                                for _, _, c in cols])
-    row("**measured**, GFLOPS (% of the FMA ceiling)",
+    row("**measured**, GFLOPS (% of the compute ceiling)",
         [f"{fmt_gflops(c.measured)} ({c.pct(c.measured)})" if c.r.peak else fmt_gflops(c.measured) for _, _, c in cols])
     row("measured / lowest ceiling", [fmt_ratio(c.measured / c.binding[1]) if c.binding[0] else "-" for _, _, c in cols])
     text = column_tables("", heads, rows)
@@ -120,7 +141,9 @@ def ceiling_snippet(steps, step, results, ptxas):
                          if s is step) if n]
     archs = sorted({c.arch["name"] + ": " + c.arch["source"] for _, _, c in cols if c.arch})
     no_arch = sorted({md_escape(c.r.stem) for _, _, c in cols if not c.arch})
-    foot = []
+    foot = ["The compute ceiling is the FMA ceiling" + (", and for step 11 on the tensor cores the tensor-core "
+            "ceiling: its multiply-adds are three TF32 products each (the measured TF32 peak is `bench/peak`'s "
+            "mma.sync rate)" if any(c.tensor for _, _, c in cols) else "") + "."]
     if archs:
         foot.append("The local-memory ceiling takes the bytes of local memory and the multiply-adds a compute unit "
                     "serves per clock from " + "; ".join(archs) + " (`docs/sitegen/devices.py`).")
@@ -138,9 +161,12 @@ def sentences(c, prev_cols):
     name, bound = c.binding
     what = (("the measured FMA peak" if not r.ceiling_by else
              f"the FMA ceiling (`{r.ceiling_by[0]}`'s rate, faster than the measured peak)")
-            if name == "FMA" else f"the {name} ceiling")
+            if name == "FMA" else
+            f"the tensor cores' ceiling, the measured TF32 peak ({fmt_gflops(r.peak.tf32)} GFLOPS) over the "
+            f"{TF32_PRODUCTS} products of each multiply-add" if name == TENSOR else f"the {name} ceiling")
+    base = name in ("FMA", TENSOR)
     out = [f"**{md_escape(r.stem)}**: step {n}'s lowest ceiling is {what}, {fmt_gflops(bound)} GFLOPS"
-           + (f" ({c.pct(bound)} of the FMA ceiling)" if name != "FMA" else "") + f"; it measured {fmt_gflops(c.measured)} ({c.pct(c.measured)}), "
+           + (f" ({c.pct(bound)} of the compute ceiling)" if not base else "") + f"; it measured {fmt_gflops(c.measured)} ({c.pct(c.measured)}), "
            f"{fmt_ratio(c.measured / bound)} that ceiling."]
     dram = c.bounds.get("global memory")
     if dram and c.measured > 1.05 * dram:
@@ -184,6 +210,11 @@ def roofline_snippet(step, results, ptxas):
         side = ("left of the ridge point" if c.intensity < ridge else "right of the ridge point")
         under = ("below the sloped line, where global memory would limit it" if c.intensity < ridge else
                  "under the flat line of the FMA peak")
+        if c.tensor:  # its own roof: the tensor-core ceiling, above the FMA peak
+            roof = min(c.bounds[TENSOR], r.peak.copy * c.intensity)
+            under = (f"its multiply-adds on the tensor cores, whose ceiling for it (the measured TF32 peak over "
+                     f"three products, {fmt_gflops(c.bounds[TENSOR])} GFLOPS) is drawn as its own line, above the "
+                     "FMA peak")
         if c.measured > roof:
             where = (f"above the roof at {fmt_gflops(roof)} GFLOPS: the caches serve what the roof counts as DRAM "
                      "traffic (the ceilings below)")

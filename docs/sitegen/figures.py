@@ -25,7 +25,7 @@ import textwrap
 from . import drawing, stepdefs, tables
 from .attribution import Attribution
 from .common import fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, previous_step, size_short, size_text, write
-from .ceilings import ceilings_for
+from .ceilings import TENSOR, ceilings_for
 from .records import tuning_for
 
 STEP_COLOUR, PREV_COLOUR, PEER_COLOUR, LOSS_COLOUR = "#1f5fa8", "#9a9a9a", "#e07b1a", "#c0392b"
@@ -101,11 +101,17 @@ def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN):
         ax.axhline(g, color=PEER_COLOUR, lw=1, ls="--", zorder=2, gid=f"the line of {label}")
         peers.append((g, f"{label} {fmt_gflops(g)}"))
     marks = []  # (ceiling, its value, its label)
+    tensor = None  # the highlighted step's tensor-core ceiling: (its value, its label)
     for c in points:
         mine = highlight is not None and c.step is highlight
         colour = STEP_COLOUR if (highlight is None or mine) else PREV_COLOUR
         ax.plot([c.intensity], [c.measured], "o", ms=9 if mine else 6, color=colour, zorder=6 if mine else 5,
                 markeredgecolor="white", gid=f"the point of step {c.step.number}")
+        if mine and c.tensor:  # step 11 on the tensor cores: its own ceiling, above the FMA roof
+            value = c.bounds[TENSOR]
+            ax.plot([value / r.peak.copy, x1], [value, value], color="#7a55b0", lw=2.2, zorder=4,
+                    gid=f"step {c.step.number}'s tensor-core ceiling")
+            tensor = (value, f"TF32 peak / 3 {fmt_gflops(value)} GFLOPS")
         if mine:
             for name, value in (("local-memory ceiling", c.bounds.get("local memory")), ("L1 if every load hits", c.l1)):
                 if value and value < c.bounds.get("FMA", float("inf")):
@@ -116,7 +122,7 @@ def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN):
     ax.set_yscale("log")
     ax.set_xlim(x0, x1)
     low = min([c.measured for c in points] + [r.peak.copy * x0]) / 2
-    ax.set_ylim(low, r.peak.fma * 1.6)
+    ax.set_ylim(low, max([r.peak.fma] + [c.bounds[TENSOR] for c in points if c.tensor and c.step is highlight]) * 1.6)
     ax.set_xlabel("arithmetic intensity: FLOP per byte requested from global memory\n"
                   "(sgemm kernel; caches not counted)")
     ax.set_ylabel("GFLOPS (median)")
@@ -130,6 +136,11 @@ def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN):
     place.add(ax, None, f"FMA peak {fmt_gflops(r.peak.fma)} GFLOPS",
               [(-4, dy, "right", va, None, (x, r.peak.fma)) for x in [x1] + logs[::-1] if x > ridge
                for dy, va in ((3, "bottom"), (-3, "top"))], fontsize=8)
+    if tensor:  # along its line, as the FMA peak's label is along the roof
+        place.add(ax, None, tensor[1], [(-4, dy, "right", va, None, (x, tensor[0])) for x in [x1] + logs[::-1]
+                                        if x > ridge for dy, va in ((3, "bottom"), (-3, "top"))]
+                  + [(4, dy, "left", va, None, (x, tensor[0])) for x in logs if x > ridge
+                     for dy, va in ((3, "bottom"), (-3, "top"))], fontsize=8, color="#5a3d8a")
     slope = [x for x in logs if r.peak.copy * x < r.peak.fma / 1.2] or [x0]
     place.add(ax, None, f"copy bandwidth {fmt_gflops(r.peak.copy)} GB/s x intensity",
               [(dx, dy, ha, va, None, (x, r.peak.copy * x)) for x in slope

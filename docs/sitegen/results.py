@@ -57,6 +57,12 @@ class Peak:
             raise InputError(f"{path}: row {len(rows) + 1} has a peak that is not positive")
         self.platform, self.device, self.driver = r["platform"], r["device"], r["driver"]
         self.vector, self.date = r["fma_vector"], r["date"][:10]
+        # the tensor cores' TF32 rate through mma.sync, where peak measured one (newer files, NVIDIA GPUs)
+        try:
+            self.tf32 = float(r.get("tf32_gflops") or "nan")
+        except ValueError:
+            raise InputError(f"{path}: row {len(rows) + 1} has a malformed tf32_gflops") from None
+        self.tf32 = self.tf32 if self.tf32 > 0 else None
 
 
 class ResultsFile:
@@ -264,6 +270,25 @@ class ResultsFile:
         if g is None or program in NOT_FMA or not self.same_hardware(self.row(program, size)):
             return None
         return 100.0 * g / self.ceiling
+
+    def tensor_ceiling(self, program, size=None):
+        """The ceiling of a program made for the tensor cores, where it ran on them and bench/peak
+        measured their TF32 rate: step 11 (TC=1) the TF32 peak over its three products, cuBLAS's TF32
+        mode the TF32 peak itself; else None."""
+        r = self.row(program, size)
+        if not (r and self.peak and self.peak.tf32 and self.same_hardware(r)):
+            return None
+        if program == "kernel11_tensor_cores" and "TC=1" in r["params"].split():
+            return self.peak.tf32 / 3
+        return self.peak.tf32 if program == "cublas_tf32" else None
+
+    def pct_ceiling(self, program, size=None):
+        """(percentage, on the tensor cores?) of the program's ceiling: the FMA ceiling, or for a
+        program on the tensor cores its tensor ceiling (tensor_ceiling()); (None, False) if neither."""
+        g, t = self.gflops(program, size), self.tensor_ceiling(program, size)
+        if g is not None and t:
+            return 100.0 * g / t, True
+        return self.pct_peak(program, size), False
 
     def ceiling_text(self):
         """What '% of FMA peak' is of, when a program was faster than bench/peak's kernels, else ""."""

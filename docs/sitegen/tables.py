@@ -121,12 +121,16 @@ def headline_snippet(results, steps=None, attribution=None):
                 + r.ceiling_text() if r.peak else "no measured peak in this file")
         tensor = [{"kernel11_tensor_cores": "step 11", "cublas_tf32": "cuBLAS's TF32 mode"}.get(p, f"`{p}`")
                   for p in r.programs if p in NOT_FMA]
-        if r.peak and tensor:
+        on_tensor = [p for p in r.programs if r.tensor_ceiling(p)]
+        if r.peak and on_tensor:
+            peak += (f"; * on the tensor cores, of their measured TF32 peak ({fmt_gflops(r.peak.tf32)} GFLOPS, "
+                     "mma.sync), for step 11 over its three TF32 products per multiply-add")
+        elif r.peak and tensor:
             peak += (f"; {' and '.join(tensor)} {'are' if len(tensor) > 1 else 'is'} made for the tensor cores: "
-                     "no percentage of it")
+                     "no percentage of the FMA peak")
         out.append(f"**{md_escape(r.stem)}**: {r.where()}; {size_text(r.headline)}; {peak}.\n")
         refs = [(p, label) for p, label in REFERENCES if r.gflops(p) is not None]
-        out.append("| program | GFLOPS | vs previous step | vs step 1 | % of FMA peak |"
+        out.append("| program | GFLOPS | vs previous step | vs step 1 | % of ceiling (FMA peak, * tensor cores) |"
                    + "".join(f" vs {label} |" for _, label in refs))
         out.append("|---|---:|---:|---:|---:|" + "---:|" * len(refs))
         first = r.steps[0] if r.steps else None
@@ -142,8 +146,8 @@ def headline_snippet(results, steps=None, attribution=None):
                 cells.append("-")
             cells.append(fmt_ratio(g / r.gflops(first)) if g and is_step(p) and p != first and r.gflops(first)
                          else "-")
-            pct = r.pct_peak(p)
-            cells.append(fmt_pct(pct) if pct is not None else "-")
+            pct, on_tensor = r.pct_ceiling(p)
+            cells.append(fmt_pct(pct) + ("*" if on_tensor else "") if pct is not None else "-")
             for ref, _ in refs:
                 v = r.vs(p, ref)
                 cells.append(fmt_ratio(v) if v is not None and p != ref else "-")
@@ -301,8 +305,11 @@ def gain_snippet(steps, step, results, attribution=None):
             f1 = r.gflops(first.name)
             if f1:
                 text += f", {fmt_ratio(g / f1)} step {first.number}'s {fmt_gflops(f1)}"
-        pct = r.pct_peak(step.name)
-        if pct is not None:
+        pct, on_tensor = r.pct_ceiling(step.name)
+        if on_tensor:
+            text += (f"; {fmt_pct(pct)} of its tensor-core ceiling (the measured TF32 peak, "
+                     f"{fmt_gflops(r.peak.tf32)} GFLOPS, over its three products)")
+        elif pct is not None:
             text += (f"; {fmt_pct(pct)} of the measured FMA peak" if not r.ceiling_by else
                      f"; {fmt_pct(pct)} of the fastest rate measured on this hardware (`{r.ceiling_by[0]}`'s, "
                      "above the FMA peak of `bench/peak`)")
@@ -371,8 +378,9 @@ def buys_snippet(steps, step, results, attribution=None):
                     cells.append("-")
             else:
                 ref = reference(r, size)
-                pct = r.pct_peak(step.name, size)
-                cells += [status_cell(r, step.name, size), fmt_pct(pct) if pct is not None else "-",
+                pct, on_tensor = r.pct_ceiling(step.name, size)
+                cells += [status_cell(r, step.name, size),
+                          fmt_pct(pct) + (" of TF32 peak / 3" if on_tensor else "") if pct is not None else "-",
                           f"{ref[1]}: {status_cell(r, ref[0], size)}" if ref else "-",
                           fmt_ratio(g / r.gflops(ref[0], size)) if ref and g and r.gflops(ref[0], size) else "-"]
             lines.append("| " + " | ".join(cells) + " |")
