@@ -109,7 +109,9 @@ def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN):
                 markeredgecolor="white", gid=f"the point of step {c.step.number}")
         if mine and c.tensor:  # step 11 on the tensor cores: its own ceiling, above the FMA roof
             value = c.bounds[TENSOR]
-            ax.plot([value / r.peak.copy, x1], [value, value], color="#7a55b0", lw=2.2, zorder=4,
+            # its roof: the copy bandwidth's slope on from the FMA ridge, up to the tensor-core ceiling
+            top = [x for x in grid if x >= ridge]
+            ax.plot(top, [min(value, r.peak.copy * x) for x in top], color="#7a55b0", lw=2.2, zorder=4,
                     gid=f"step {c.step.number}'s tensor-core ceiling")
             tensor = (value, f"TF32 peak / 3 {fmt_gflops(value)} GFLOPS")
         if mine:
