@@ -27,7 +27,9 @@ The same verdicts decide the main page's verdict (tables.verdict_snippet): a dev
 "get back above" an earlier one only through gains that are their ideas'.
 """
 import csv
+import glob
 import os
+import re
 import statistics
 
 from . import tuning_tables
@@ -69,6 +71,24 @@ def pocl_loop_barrier(tuning_dir):
     return {key: statistics.median(v) for key, v in rates.items()}
 
 
+TOUR_GLOB = "*-tour.txt"
+
+
+def pocl_tours(tuning_dir):
+    """The tours recorded on PoCL in bench/tuning/ (bench/tour.sh's output, its first line a comment
+    naming the PoCL version): [(file name, 'PoCL 6.0', {step: GFLOPS of its table})]."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(tuning_dir or "", TOUR_GLOB))):
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        version = re.search(r"^#.*\b(PoCL \d+(?:\.\d+)*)", text, re.M)
+        rates = {m.group(1): float(m.group(2))
+                 for m in re.finditer(r"^(kernel\d\d_\w+)\s+([0-9.]+)\s+\S+\s+\S+\s+\S+\s+PASS$", text, re.M)}
+        if version and rates:
+            out.append((os.path.basename(path), version.group(1), rates))
+    return out
+
+
 def loop_barrier_text(rates):
     """The measured part of the reason PoCL holds steps 5 to 8 back, from the experiment."""
     if not rates or not all(k in rates for k in ((3, False), (5, False), (5, True), (8, False), (9, False))):
@@ -92,6 +112,7 @@ class Attribution:
     def __init__(self, steps, tuning_dir=None, tuning=(), defaults=None):
         self.steps = steps
         self.rates = pocl_loop_barrier(tuning_dir)
+        self.tours = pocl_tours(tuning_dir)
         self.tuning, self.defaults = tuning, defaults or {}
 
     def _same(self, r, step, prev, size, own):

@@ -65,6 +65,33 @@ def device_class(r, defaults):
     return max(score, key=score.get) if score else None
 
 
+def record_class(r):
+    """The device class of a results file's device, as gemm_cl.h classifies it: PoCL's CPU is `cpu`,
+    an NVIDIA platform `nvidia-gpu`, any other `gpu`."""
+    if "Portable Computing Language" in r.platform:
+        return "cpu"
+    return "nvidia-gpu" if "NVIDIA" in r.platform else "gpu"
+
+
+def recorded_cell(step, cls, values, results):
+    """The results files recorded on a device of class `cls`: each named, with the parameters in
+    which its run of `step` differs from the class's defaults where it does."""
+    out = []
+    for r in results:
+        row = r.row(step.name)
+        if row is None or record_class(r) != cls:
+            continue
+        ran = parse_params(row["params"])
+        if same(step.name, ran, values):
+            out.append(f"`{md_escape(r.stem)}`")
+        else:
+            d = stepdefs.get(step.name)
+            run_as = d.copy_as_run(values, ran) if d and hasattr(d, "copy_as_run") else values
+            other = [f"{k}={v}" for k, v in ran.items() if k in run_as and run_as[k] != v]
+            out.append(f"`{md_escape(r.stem)}` (with {', '.join(other) or 'other values'})")
+    return ", ".join(out) or "-"
+
+
 def defaults_snippet(step, defaults, results):
     """The table of a step's defaults per device class, and which recorded device ran with which."""
     table = defaults.get(step.name)
@@ -77,13 +104,11 @@ def defaults_snippet(step, defaults, results):
     tables = []
     for start in range(0, len(names), per):
         chunk, last = names[start:start + per], start + per >= len(names)
-        lines = ["| device class | " + " | ".join(chunk) + (" | recorded runs with these values |" if last else " |"),
+        lines = ["| device class | " + " | ".join(chunk) + (" | recorded runs on this class |" if last else " |"),
                  "|---|" + "---:|" * len(chunk) + ("---|" if last else "")]
         for cls, _, what in CLASSES:
-            ran = [f"`{md_escape(r.stem)}`" for r in results if r.row(step.name) is not None
-                   and same(step.name, parse_params(r.row(step.name)["params"]), table[cls])]
             lines.append(f"| `{cls}`: {what} | " + " | ".join(str(table[cls].get(n, "-")) for n in chunk)
-                         + (f" | {', '.join(ran) or '-'} |" if last else " |"))
+                         + (f" | {recorded_cell(step, cls, table[cls], results)} |" if last else " |"))
         tables.append("\n".join(lines))
     return (f"From `{PARAMS_C}`, the table the programs read (a step's `--help` prints the same); "
             "`-D NAME=VALUE` overrides any of them:\n\n" + "\n\nAnd the rest of them:\n\n".join(tables) + "\n")

@@ -20,6 +20,10 @@ fails Doxygen's build (an unknown command is a warning, and warnings are errors)
   - measured_step08_recheck_ratio: step 8's rate over step 7's at 1000x3000x500 on the H100 in the
     five rounds of nvidia-h100-step8-recheck.log (CSV lines after its comments; each step's median
     of its rounds' medians);
+  - measured_step08_slower_sizes: every size of each GPU sweep (docs/results/) where step 8 ran
+    slower than step 7;
+  - measured_step11_helper_share: the share of step 11's time its helper kernels take at
+    1000x3000x500 in each GPU sweep (the CSV's parts);
   - measured_pocl_step5_unrolled, measured_pocl_step5_unrolled_vs_step3: on PoCL, step 5 with its
     loop over k unrolled against step 5 as it is, and against step 3, in the same rounds
     (pocl-cpu-implicit-loop-barrier.log, read by attribution.pocl_loop_barrier()).
@@ -32,6 +36,9 @@ import statistics
 
 from .attribution import HARNESS_COLUMNS, LOOP_BARRIER_LOG, pocl_loop_barrier
 from .common import InputError, fmt_ratio, parse_parts, write
+from .results import load_results
+
+POCL = "Portable Computing Language"
 
 RUN13 = "nvidia-h100-run13-split-rows"
 ASYNC_LOG = "nvidia-h100-async-copy-experiments.log"
@@ -177,7 +184,50 @@ def pocl_unrolled(directory):
     return fmt_ratio(rates[5, True] / rates[5, False]), fmt_ratio(rates[5, True] / rates[3, False])
 
 
+def _size(s):
+    return str(s[0]) if s[0] == s[1] == s[2] else "x".join(map(str, s))
+
+
+def _and(items):
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def step8_slower_sizes(results):
+    """Where step 8 ran slower than step 7 in each GPU sweep: '256, 512 and 1024 on nvidia-h100,
+    and 512 and 5120 (UNVERIFIED) on nvidia-h200'."""
+    out = []
+    for r in results:
+        if POCL in r.platform:
+            continue
+        slower = []
+        for s in r.sizes:
+            (a, va), (b, vb) = r.measured("kernel08_warp_tiling", s), r.measured("kernel07_double_buffering", s)
+            if a and b and a < b:
+                slower.append(_size(s) + ("" if va and vb else " (UNVERIFIED)"))
+        if slower:
+            out.append(f"{_and(slower)} on {r.stem}")
+    if not out:
+        raise InputError("no GPU sweep has step 8 slower than step 7 at any size: step 8's page says it is")
+    return ", and at ".join(out)
+
+
+def step11_helper_share(results, size=(1000, 3000, 500)):
+    """The share of step 11's time that its helper kernels take at the awkward size, per GPU sweep."""
+    out = []
+    for r in results:
+        row = r.row("kernel11_tensor_cores", size)
+        parts = parse_parts(row["parts"]) if row and POCL not in r.platform else []
+        total = sum(m for _, m, _ in parts)
+        if total:
+            share = sum(m for name, m, _ in parts if name != "sgemm") / total
+            out.append(f"{round(share * 100)} % on {r.stem}")
+    if not out:
+        raise InputError(f"no GPU sweep has step 11's kernels timed at {_size(size)}")
+    return _and(out)
+
+
 def figures(directory, results_dir):
+    results = load_results(results_dir)
     gain, best = run13_model(directory)
     unrolled, unrolled_vs_step3 = pocl_unrolled(directory)
     tcopy, share = transposing_copy(directory)
@@ -193,6 +243,8 @@ def figures(directory, results_dir):
         "measured_step08_recheck_ratio": step8_over_step7(_read(directory, RECHECK), RECHECK),
         "measured_pocl_step5_unrolled": unrolled,
         "measured_pocl_step5_unrolled_vs_step3": unrolled_vs_step3,
+        "measured_step08_slower_sizes": step8_slower_sizes(results),
+        "measured_step11_helper_share": step11_helper_share(results),
     }
 
 

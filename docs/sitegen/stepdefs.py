@@ -789,6 +789,15 @@ class TensorCores(AsyncCopy):
     name = "kernel11_tensor_cores"
     MMA_M, MMA_N, MMA_K = 16, 8, 8
 
+    @staticmethod
+    def copy_as_run(P, other):
+        """AsyncCopy.copy_as_run, and TC=2 (the tensor cores where the device has them, else the
+        portable path) read as the 1 or 0 the run reports, as COPY=2 is."""
+        P = AsyncCopy.copy_as_run(P, other)
+        if P.get("TC") == 2 and other.get("TC") in (0, 1):
+            return dict(P, TC=other["TC"])
+        return P
+
     def fragments(self, P):
         """(FRAGS_M, FRAGS_N): the 16 x 8 blocks of a warp tile along M and N."""
         return P["WTM"] // self.MMA_M, P["WTN"] // self.MMA_N

@@ -438,6 +438,22 @@ POCL_REASON = ("PoCL runs the work-items of a work-group as loops on the CPU's c
                "and loaded back, which costs more than the block saves")
 
 
+def other_pocl(r, best, steps, attribution):
+    """Where a tour recorded on another PoCL (bench/tuning/*-tour.txt) has a later step above `best`:
+    a sentence that says so, with both rates, else ""."""
+    out = ""
+    for name, version, rates in (attribution.tours if attribution else []):
+        if best not in rates:
+            continue
+        above = [s.name for s in steps or [] if number(s.name) > number(best) and rates.get(s.name, 0) > rates[best]]
+        if above:
+            first = above[0]
+            out += (f" A CPU through another PoCL can differ: the tour `bench/tuning/{name}`, on {version}, has step "
+                    f"{number(first)} at {fmt_gflops(rates[first])} GFLOPS against step {number(best)}'s "
+                    f"{fmt_gflops(rates[best])}, so which step a CPU's path ends at depends on its PoCL.")
+    return out
+
+
 def verdict_snippet(results, steps=None, attribution=None):
     """One paragraph per device where the later steps never get back to an earlier one through
     their ideas: the plain verdict for a reader without a GPU."""
@@ -464,10 +480,11 @@ def verdict_snippet(results, steps=None, attribution=None):
             measured = attribution.loop_barrier_text() if attribution else ""
             text += (f" The reason: {POCL_REASON}{measured}. Step 9 computes its count of K's tiles in a branch, "
                      "which PoCL cannot show to be the same for every work-item, so its loop over k keeps the block "
-                     "in registers, and so does step 10's, which is step 9's kernel with other copies. On a CPU "
-                     f"through PoCL, as these kernels are written, the path ends at step {number(best)} by the "
-                     "steps' ideas; written so that PoCL keeps the block in registers, the register blocks would pay "
-                     "there too.")
+                     "in registers, and so does step 10's, which is step 9's kernel with other copies. On this CPU, "
+                     f"through PoCL {md_escape(r.driver)}, as these kernels are written, the path ends at step "
+                     f"{number(best)} by the steps' ideas; written so that PoCL keeps the block in registers, the "
+                     "register blocks would pay there too.")
+            text += other_pocl(r, best, steps, attribution)
         out.append(text)
     return (("\n\n".join(out) + "\n") if out
             else "On every recorded device the later steps get back above the earlier ones through their ideas.\n")

@@ -1,0 +1,455 @@
+"""Figures typed by hand: the check of the test docs.claims that no sentence of a lesson, the main
+page, the harness page or the exercises states a measured figure or comparison unless a test here
+holds it against the committed records.
+
+What counts as stating a measured figure, in a page's own text (the generated snippets and the
+\\measured_ figures are rendered from the records, so they are left out):
+  - a number with a unit of measurement or a ratio: `1.05x`, `38.0 GFLOPS`, `3 %`, `2.5 ms`, `GB/s`;
+  - a multiple or a share in words: "three times", "doubles", "an eighth of", "a few percent";
+  - a comparison word (faster, slower, closer, gains, loses, pays, ...) in a sentence that names a
+    size or a device (a number of 3 or 4 digits, "the smallest size", GPU, CPU, PoCL, cuBLAS, ...).
+Every such sentence must match one pattern of FIGURES. Its test reads the records (Data, as the
+universal claims of claims.py do) and returns None where they bear the sentence out, else what
+contradicts it; a sentence whose figure is not a measurement (arithmetic from the parameters, a
+definition, what an exercise asks the reader to expect) names why with not_measured(), so that the
+reason is written beside the pattern. A new sentence of that kind fails the build until a pattern
+and a test are added here: no measured figure stands unchecked.
+"""
+import csv
+import os
+import re
+
+from . import tuning_tables
+from .claims import POCL, alone, ratios, sentences, step10_faster_from_4095, step2_faster_up_to_three_on_cpu
+from .common import parse_parts
+
+NUMBER_WORDS = r"(?:two|three|four|five|six|seven|eight|nine|ten|several|many|a few|tens of)"
+FIGURE = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)?(?:\s?(?:-|to)\s?\d+(?:\.\d+)?)?"
+    r"(?:(?<=\d)x\b|(?<=\d)×|\s?%|\s(?:percent|times)\b|\s?[GT]FLOPS\b|\s?GB/s|\s?ms\b|\s?µs\b)"
+    r"|\b" + NUMBER_WORDS + r"(?: and a half)?(?: to \w+(?: and a half)?)? times\b"
+    r"|\b(?:doubles|doubled|triples|halves|halved)\b"
+    r"|\b(?:an?|one) (?:half|third|quarter|fifth|sixth|eighth|tenth) (?:of|to)\b"
+    r"|\bpercent\b", re.I)
+COMPARISON = re.compile(r"\b(faster|slower|closer|beats?|pays|wins?|loses?|lost|gains?|gained|fastest|slowest"
+                        r"|outruns?|level with|more accurate|less accurate)\b", re.I)
+CONTEXT = re.compile(r"\b(\d{3,4}|smallest|largest|small sizes|large sizes|awkward size|GPUs?|H100|H200|CPU"
+                     r"|PoCL|cuBLAS|CLBlast)\b")
+PAGES = re.compile(r"(mainpage|harness|exercises|step\d\d)\.md$")
+
+
+def own_text(text):
+    """A page's own prose: code, generated snippets, measured figures and headings left out."""
+    text = re.sub(r"```.*?```|\\code.*?\\endcode|\\verbatim.*?\\endverbatim", " ", text, flags=re.S)
+    text = re.sub(r"`[^`\n]*`", "CODE", text)
+    text = re.sub(r"\\includedoc\s+\S+", " ", text)
+    text = re.sub(r"\\measured_\w+", "FIGURE", text)
+    return re.sub(r"^\s*\\(?:page|section|subsection|subsubsection)\b.*$", " ", text, flags=re.M)
+
+
+def figure_sentences(text):
+    """The sentences of a page's own text that state a figure or a comparison."""
+    return [s for s in sentences(own_text(text))
+            if FIGURE.search(s) or (COMPARISON.search(s) and CONTEXT.search(s))]
+
+
+# --- the tests --------------------------------------------------------------------------------------
+
+def not_measured(reason):
+    """A sentence whose figure is no measurement: `reason` says what it is."""
+    def test(d):
+        return None
+    test.reason = reason
+    return test
+
+
+def program(d, name):
+    """A step by number or a peer by its name, as ratios() takes it."""
+    class P:
+        pass
+    p = P()
+    p.name = name if isinstance(name, str) else d.step(name).name
+    return p
+
+
+def ratio_test(a, b, where, lo, hi, devices="gpus", verified_only=True, what=""):
+    """A test that program a over program b lies in [lo, hi] at every size `where(size)` accepts, on
+    the GPUs' files (devices="gpus") or the CPU's ("cpu"); and that there is such a size."""
+    def test(d):
+        files = d.gpus() if devices == "gpus" else d.cpu()
+        found, bad = 0, []
+        for r in files:
+            for s, x in ratios(r, program(d, a), program(d, b), verified_only=verified_only).items():
+                if where(s, r):
+                    found += 1
+                    if not lo <= x <= hi:
+                        bad.append(f"{r.stem} at {'x'.join(map(str, s)) if len(set(s)) > 1 else s[0]}: {x:.2f}x")
+        if not found:
+            return f"no size of the {devices} files to test {what or 'the ratio'} on"
+        return ("; ".join(bad) + f" (the sentence needs {lo:g} to {hi:g})") if bad else None
+    return test
+
+
+def all_of(*tests):
+    def test(d):
+        return "; ".join(w for w in (t(d) for t in tests) if w) or None
+    return test
+
+
+def square(s):
+    return s[0] == s[1] == s[2]
+
+
+def smallest(s, r):
+    return s == min(r.sizes, key=lambda x: x[0] * x[1] * x[2])
+
+
+def squares(test):
+    return lambda s, r: square(s) and test(s[0])
+
+
+def awkward(s, r):
+    return not square(s)
+
+
+def helper_share(d, n, size, devices="gpus"):
+    """{file: the share of step n's time at `size` that is not its sgemm kernel}."""
+    out = {}
+    for r in (d.gpus() if devices == "gpus" else d.cpu()):
+        row = r.row(d.step(n).name, size)
+        parts = parse_parts(row["parts"]) if row else []
+        total = sum(m for _, m, _ in parts)
+        if total:
+            out[r.stem] = sum(m for name, m, _ in parts if name != "sgemm") / total
+    return out
+
+
+def share_test(n, size, lo, hi, devices="gpus"):
+    def test(d):
+        shares = helper_share(d, n, size, devices)
+        if not shares:
+            return f"no parts of step {n} at {size} recorded"
+        bad = [f"{k}: {v:.1%}" for k, v in shares.items() if not lo <= v <= hi]
+        return ("; ".join(bad) + f" (the sentence needs {lo:.0%} to {hi:.0%})") if bad else None
+    return test
+
+
+def most_below(a, b, where, devices="gpus", lowest=None):
+    """Program a slower than b at more than half of the sizes `where` accepts on each file (and, with
+    `lowest`, slowest against b at that size)."""
+    def test(d):
+        bad = []
+        for r in (d.gpus() if devices == "gpus" else d.cpu()):
+            x = {s: v for s, v in ratios(r, program(d, a), program(d, b), verified_only=False).items() if where(s, r)}
+            if not x or sum(v < 1 for v in x.values()) * 2 <= len(x):
+                bad.append(f"{r.stem}: slower at {sum(v < 1 for v in x.values())} of {len(x)} sizes")
+            elif lowest and min(x, key=x.get) != lowest:
+                bad.append(f"{r.stem}: the slowest is at {min(x, key=x.get)}, not {lowest}")
+        return "; ".join(bad) or None
+    return test
+
+
+def step7_gains_most_at_2048(d):
+    bad = []
+    for r in d.gpus():
+        x = ratios(r, d.step(7), d.step(6))
+        if not x:
+            continue
+        best = max(x, key=x.get)
+        large = [v for s, v in x.items() if square(s) and s[0] >= 4096]
+        small = [v for s, v in x.items() if s[0] < 2048]
+        if best != (2048,) * 3 or not large or min(large) <= max(small, default=0):
+            bad.append(f"{r.stem}: most at {best[0]}, large sizes {min(large, default=0):.2f}x, small "
+                       f"{max(small, default=0):.2f}x")
+    return "; ".join(bad) or None
+
+
+def step6_4097_few_percent_below(d):
+    bad = []
+    for r in d.gpus():
+        a, b = r.gflops(d.step(6).name, (4097,) * 3), r.gflops(d.step(6).name, (4096,) * 3)
+        if a and b and not 0.85 <= a / b < 1:
+            bad.append(f"{r.stem}: {a / b:.3f} of its rate at 4096")
+    return "; ".join(bad) or None
+
+
+def step11_more_accurate_at_large(d):
+    bad = []
+    for r in d.gpus():
+        for s in r.sizes:
+            if not (square(s) and s[0] >= 4096):
+                continue
+            e11, e10 = (r.row(d.step(n).name, s) for n in (11, 10))
+            if e11 and e10 and e11.get("normwise_error") and e10.get("normwise_error"):
+                if float(e11["normwise_error"]) >= float(e10["normwise_error"]):
+                    bad.append(f"{r.stem} at {s[0]}: {e11['normwise_error']} against {e10['normwise_error']}")
+    return "; ".join(bad) or None
+
+
+def tf32_several_times_fma(d):
+    peaks = [r.peak for r in d.gpus() if r.peak and getattr(r.peak, "tf32", None)]
+    if not peaks:
+        return "no TF32 peak recorded"
+    bad = [f"{p.device}: {p.tf32 / p.fma:.1f}x" for p in peaks if p.tf32 / p.fma < 3]
+    return "; ".join(bad) or None
+
+
+def step5_unrolled_pays_on_cpu(d):
+    rates = d.attribution.rates if d.attribution else None
+    if not rates or (5, True) not in rates:
+        return "the unrolled step 5's run on PoCL is not recorded"
+    return None if rates[5, True] > rates[5, False] else "unrolled, step 5 is not faster on PoCL"
+
+
+def some_step_loses_on_cpu(d):
+    for r in d.cpu():
+        for n in range(2, len(d.steps) + 1):
+            if any(x < 1 for x in ratios(r, d.step(n), d.step(n - 1)).values()):
+                return None
+    return "no step loses to the one before on the CPU"
+
+
+def tuning_rows(d, name):
+    t = next((t for t in d.tuning if t.name == name), None)
+    return t.rows if t else []
+
+
+def bank_conflict_costs_many_times(d):
+    """The local-reads runs: the rule whose reads hit one bank at different addresses costs at least
+    four times the plain read (relative to the first rule)."""
+    bad, found = [], 0
+    for name in ("nvidia-h100-local-reads.csv", "nvidia-h200-local-reads.csv"):
+        path = os.path.join(getattr(d, "tuning_dir", None) or "", name)
+        rows = list(csv.DictReader(open(path, encoding="utf-8"))) if os.path.exists(path) else []
+        if rows:
+            found += 1
+            worst = max(float(r["relative"]) for r in rows)
+            if worst < 4:
+                bad.append(f"{name}: the costliest read is {worst:.1f}x the plain one")
+    return "; ".join(bad) or (None if found else "no local-reads run recorded")
+
+
+def portable_copy_several_times_slower(d):
+    """Run 17: step 10 with async_work_group_copy (COPY=0) against cp.async (COPY=1), at each size."""
+    rows = [r for r in tuning_rows(d, "nvidia-h100-run17-async-copy.csv") if r["step"] == "kernel10_async_copy"]
+    by = {}
+    for r in rows:
+        by.setdefault(r["_size"], {}).setdefault(r["_params"].get("COPY"), []).append(r["_gflops"])
+    bad = [f"at {s[0]}: {max(c[1]) / max(c[0]):.1f}x" for s, c in by.items()
+           if 0 in c and 1 in c and max(c[1]) / max(c[0]) < 2]
+    return "; ".join(bad) or (None if by else "run 17 is not recorded")
+
+
+def tf32_hundreds_of_times_less_accurate(d):
+    bad, found = [], 0
+    for r in d.gpus():
+        for s in r.sizes:
+            a, b = r.row("cublas_tf32", s), r.row("cublas", s)
+            if a and b and a.get("normwise_error") and b.get("normwise_error"):
+                found += 1
+                x = float(a["normwise_error"]) / float(b["normwise_error"])
+                if x < 100:
+                    bad.append(f"{r.stem} at {s[0]}: {x:.0f}x")
+    return "; ".join(bad) or (None if found else "no errors of cuBLAS's two modes recorded")
+
+
+def step7_alone_little_together_much(d):
+    """Exercise 7.2 on the H100, at 4096 and 8192: each change alone (step 7 with step 6's parameters,
+    step 6 with step 7's) within 10 % of step 6, both together (step 7) at least 15 % above it."""
+    bad, found = [], 0
+    for name, c in alone(d, 7).items():
+        if not name.startswith("nvidia-h100"):
+            continue
+        base = c.get("step 6, its defaults", {})
+        for size in base:
+            if size[0] not in (4096, 8192):
+                continue
+            b = tuning_tables.median([r["_gflops"] for r in base[size]])
+            for label, lo, hi in (("step 7 with step 6's parameters", 0, 1.1), ("step 6 with step 7's parameters", 0, 1.1),
+                                  ("step 7, its defaults", 1.15, 10)):
+                rows = c.get(label, {}).get(size)
+                if rows:
+                    found += 1
+                    x = tuning_tables.median([r["_gflops"] for r in rows]) / b
+                    if not lo <= x <= hi:
+                        bad.append(f"{name} at {size[0]}: {label} {x:.2f}x step 6")
+    return "; ".join(bad) or (None if found else "no H100 run of the idea alone at 4096 or 8192")
+
+
+def step8_slower_a_little(d):
+    bad = [f"{r.stem} at {s[0]}: {x:.2f}x" for r in d.gpus()
+           for s, x in ratios(r, d.step(8), d.step(7), verified_only=False).items() if x < 0.9]
+    return "; ".join(bad) or None
+
+
+def at(*sizes):
+    return lambda s, r: s in [(n,) * 3 for n in sizes]
+
+
+FIGURES = [
+    # step 1
+    (r"From 2048 up, step 1 runs at about an eighth of cuBLAS's rate",
+     ratio_test(1, "cublas", squares(lambda n: n >= 2048), 1 / 10, 1 / 6, verified_only=False)),
+    (r"At the smallest size it is about level with cuBLAS", ratio_test(1, "cublas", smallest, 0.85, 1.2)),
+    (r"A GPU can do many times more FLOP per second than it can move bytes",
+     not_measured("the roofline's premise; the ceilings table under it gives each device's measured figures")),
+    # step 2
+    (r"On the recorded GPUs step 2 gains little\.", ratio_test(2, 1, squares(lambda n: True), 1.0, 1.3)),
+    (r"On the CPU, through PoCL, it is faster at every recorded size, by up to about three times",
+     step2_faster_up_to_three_on_cpu),
+    # step 3
+    (r"From 1024 up step 3 nearly doubles step 2's rate on the recorded GPUs, and on the CPU it is several times",
+     all_of(ratio_test(3, 2, squares(lambda n: n >= 1024), 1.7, 2.05),
+            ratio_test(3, 2, squares(lambda n: True), 3, 100, devices="cpu"))),
+    (r"At the smallest GPU sizes it is slower: its tile of 64 x 64", ratio_test(3, 2, squares(lambda n: n < 1024), 0, 1)),
+    (r"the local-memory ceiling rises by 2/1\.25 = 1\.6x", not_measured("arithmetic from the parameters")),
+    # step 4
+    (r"The transpose is not why: it takes about one percent of the time or less", share_test(4, (4096,) * 3, 0, 0.02)),
+    # step 5
+    (r"two and a half to three times step 4's rate from 2048 up",
+     ratio_test(5, 4, squares(lambda n: n >= 2048), 2.5, 3.2, verified_only=False)),
+    (r"on the GPUs the larger tile halves the global bytes per FLOP", not_measured("arithmetic of the tile")),
+    (r"At 256 and 512 it is slower: its tile of 128 x 64", ratio_test(5, 4, at(256, 512), 0, 1)),
+    (r"On the CPU the block barely pays", ratio_test(5, 4, squares(lambda n: True), 1.0, 1.15, devices="cpu")),
+    (r"With the loop over k unrolled, .* the block pays on the CPU too", step5_unrolled_pays_on_cpu),
+    # step 6
+    (r"On the GPUs step 6 is faster up to 1024, .* and slower at 2048 and from 4096 up",
+     all_of(ratio_test(6, 5, squares(lambda n: n <= 1024), 1.0001, 10),
+            ratio_test(6, 5, squares(lambda n: n == 2048 or n >= 4096), 0, 0.9999, verified_only=False))),
+    (r"its rate at 4097 is a few percent below its rate at 4096", step6_4097_few_percent_below),
+    (r"Near 4096 they take a few percent of the time; on a smaller problem their share is larger",
+     all_of(share_test(6, (4097,) * 3, 0.01, 0.09), share_test(6, (1000, 3000, 500), 0.09, 0.5))),
+    # step 7
+    (r"On the recorded GPUs step 7 gains most at 2048 and at the large sizes", step7_gains_most_at_2048),
+    (r"At the small sizes it is slower than step 6, and the reason is the tile",
+     ratio_test(7, 6, squares(lambda n: n <= 1024), 0, 0.9999)),
+    (r"On the CPU, through PoCL, step 7 is slower at most sizes", most_below(7, 6, lambda s, r: True, "cpu")),
+    (r"leaves about half of the compute units idle at 1024", not_measured("arithmetic: 64 work-groups, 132 units")),
+    # step 8
+    (r"On both GPUs the gain is small, and it is there from 2048 up",
+     ratio_test(8, 7, squares(lambda n: n >= 2048), 1.0, 1.05)),
+    (r"What pays on NVIDIA need not pay on your GPU", not_measured("advice")),
+    (r"Step 8 is a little slower than step 7 at FIGURE", step8_slower_a_little),
+    (r"it costs many times more when lanes hit the same bank", bank_conflict_costs_many_times),
+    # step 9
+    (r"On both GPUs the gain is large where the blocks fill only part of one wave \(256 to 1024\) or leave a short "
+     r"last wave \(3072, 4097\); where they make nearly whole waves, the two steps run within a few percent",
+     all_of(ratio_test(9, 8, at(256, 512, 1024, 3072, 4097), 1.15, 10, verified_only=False),
+            ratio_test(9, 8, at(2048, 4095, 4096, 6144, 7168, 8192), 0.97, 1.05, verified_only=False))),
+    # step 10
+    (r"On both GPUs step 10 is slightly faster than step 9 at every size from 4095 up", step10_faster_from_4095),
+    (r"with CODE the same kernel runs several times slower on NVIDIA's driver", portable_copy_several_times_slower),
+    (r"NVIDIA's driver runs it several times slower than CODE", portable_copy_several_times_slower),
+    (r"Below that it is slower at most sizes, clearly so at 2048",
+     most_below(10, 9, lambda s, r: s[0] < 4095, lowest=(2048,) * 3)),
+    (r"That is also why the step loses where the GPU is not full", most_below(10, 9, lambda s, r: s[0] < 4095)),
+    # step 11
+    (r"TF32\*\* values: floats cut to 10 bits of mantissa", not_measured("the format's definition")),
+    (r"A GEMM on TF32 alone is hundreds of times less accurate than FP32", tf32_hundreds_of_times_less_accurate),
+    (r"a \*\*portable path\*\* for correctness only, many times slower than step 10",
+     ratio_test(11, 10, lambda s, r: True, 0, 0.2, devices="cpu")),
+    (r"On the CPU \(PoCL\) step 11 runs the portable path, far slower than step 10 there",
+     ratio_test(11, 10, lambda s, r: True, 0, 0.2, devices="cpu")),
+    (r"At the large sizes step 11 is faster than step 10 and than cuBLAS, and more accurate than step 10",
+     all_of(ratio_test(11, 10, squares(lambda n: n >= 4096), 1.0001, 10, verified_only=False),
+            ratio_test(11, "cublas", squares(lambda n: n >= 4096), 1.0001, 10, verified_only=False),
+            step11_more_accurate_at_large)),
+    (r"At the awkward size it gains little over step 10, and both are slower than cuBLAS there",
+     all_of(ratio_test(11, 10, awkward, 0.95, 1.15), ratio_test(11, "cublas", awkward, 0, 0.9999),
+            ratio_test(10, "cublas", awkward, 0, 0.9999))),
+    (r"the tensor cores' TF32 peak, as CODE reaches it from OpenCL, is several times the FP32 FMA peak",
+     tf32_several_times_fma),
+    (r"zero-padding the operands and adding the slices take a quarter to a third of the step's time there",
+     share_test(11, (1000, 3000, 500), 0.25, 0.34)),
+    (r"Two TF32 parts keep about 21 of a float's 24 bits", not_measured("arithmetic of the split")),
+    # the main page
+    (r"^\*\*Without a GPU\.\*\* Where on a recorded device", not_measured("introduces the generated verdict")),
+    (r"^Each device at its headline size: every step and peer", not_measured("describes the generated table")),
+    (r"UNVERIFIED\*\* marks a run that was measured but not checked", not_measured("defines a status")),
+    (r"so the steps that target a GPU's memory hierarchy can gain little there, or lose", some_step_loses_on_cpu),
+    # the harness page
+    (r"the default is 30 s \+ 2·M·N·K flops at 0\.05 GFLOPS", not_measured("the watchdog's default and its arithmetic")),
+    (r"TF32 and half keep 11 significant bits, bfloat16 8", not_measured("the formats' definitions")),
+    (r"writing zeros gives a relative error of 1, leaving out half of K about 0\.7",
+     not_measured("arithmetic of the normwise error; the tests named there check it")),
+    # the exercises (what to expect and to work out; the measured answers are rendered under them)
+    (r"expect the exchanged kernel to be markedly slower", not_measured("what the exercise asks to expect")),
+    (r"On PoCL the difference is small or reversed", not_measured("what the exercise asks to expect")),
+    (r"expect TS = 1 and TS = 4 to be the slowest", not_measured("what the exercise asks to expect")),
+    (r"the global traffic halves with each doubling of TS", not_measured("arithmetic of the tile")),
+    (r"WIDTH > 1 should be faster than step 2 at the same TS", not_measured("what the exercise asks to expect")),
+    (r"Which would you expect to be fastest on a GPU", not_measured("a question")),
+    (r"each value read from local memory used several times", not_measured("what the code does")),
+    (r"A kernel that is step 5's code runs as fast as step 5, within the two spreads",
+     not_measured("what the exercise asks to expect")),
+    (r"The exercises that time kernels run each variant five times", not_measured("the method")),
+    (r"Note whether the first run passes on your device \(on a GPU, run it several times\)",
+     not_measured("the method")),
+    (r"Then measure, five times", not_measured("the method")),
+    (r"\*\*Expected outcome\.\*\* Every run of your kernel passes \(the first command prints PASS four times",
+     not_measured("what the command prints")),
+    (r"On a CPU \(PoCL\), the loops show which values of TS compute the right result",
+     not_measured("what the exercise shows the reader")),
+    (r"On the recorded H100, at 4096 and 8192, each change alone gains little or loses, and together they gain a lot",
+     step7_alone_little_together_much),
+    (r"an idea can be worth little on its own and much with the parameters", not_measured("the lesson drawn")),
+    (r"with 6 tiles it is 1 each, and tiles 4 and 5 belong to no slice: every element of a split row misses a third",
+     not_measured("arithmetic of the split")),
+    (r"with 7 tiles in 5 slices the last slice has 3 tiles where the others have 1, and its work-groups take about "
+     r"three times", not_measured("arithmetic of the split")),
+    (r"lo·lo is about 2\^-22 of a·b", not_measured("arithmetic of the split")),
+]
+
+
+def raw_pages(docs_dir):
+    """{page file name: its Markdown as written} (the snippets it includes are not its own text)."""
+    out = {}
+    for name in sorted(os.listdir(docs_dir)):
+        if PAGES.match(name):
+            with open(os.path.join(docs_dir, name), encoding="utf-8") as f:
+                out[name] = f.read()
+    return out
+
+
+def check(pages, data):
+    """Problems, one line each: a figure sentence no pattern covers, or one its test contradicts."""
+    problems = []
+    for name, text in pages.items():
+        if not PAGES.match(name):
+            continue
+        for sentence in figure_sentences(text):
+            known = [(p, t) for p, t in FIGURES if re.search(p, sentence)]
+            if not known:
+                problems.append(f"{name}: a measured figure or comparison typed by hand that no test in "
+                                f"docs/sitegen/hand_figures.py checks against the data: '{sentence[:200]}'")
+            for _, test in known:
+                wrong = test(data)
+                if wrong:
+                    problems.append(f"{name}: '{sentence[:160]}' is not what the data say: {wrong}")
+    return problems
+
+
+def defaults_rows(gen_dir, results, steps):
+    """The defaults tables' column of recorded runs (stepNN_defaults.md): every results file that ran
+    the step is named in the row of its own device's class, and in no other row."""
+    from .params import record_class
+    problems = []
+    for s in steps:
+        path = os.path.join(gen_dir, f"{s.page}_defaults.md")
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            rows = [line for line in f if line.startswith("| `") and "recorded runs" not in line]
+        cells = {}
+        for line in rows:
+            cls = re.match(r"\| `([\w-]+)`", line).group(1)
+            cells.setdefault(cls, []).append(line.rstrip().rstrip("|").rsplit("|", 1)[-1])
+        last = {cls: c[-1] for cls, c in cells.items()}
+        for r in results:
+            if r.row(s.name) is None:
+                continue
+            where = [cls for cls, cell in last.items() if f"`{r.stem}`" in cell]
+            if where != [record_class(r)]:
+                problems.append(f"{s.page}_defaults.md: {r.stem}, recorded on a device of class "
+                                f"{record_class(r)}, is in the rows of {where or 'no class'}")
+    return problems
