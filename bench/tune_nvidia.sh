@@ -264,18 +264,36 @@ tiles_by_size() {
   done
 }
 
-# The timing exercises of the exercises page (1.2, 1.3, 2.5, 3.1, 5.3) as the page runs them: five
-# rounds of every variant at the GPU's default size, 4096, so that each variant's spread over the
-# rounds is on record beside the one ratio a reader may compute (5 timed runs each, not the default
-# 20: step 1 with TS=1 takes seconds a run). The rows are the programs' own CSV (one header).
+# The timing exercises of the exercises page (1.2, 1.3, 2.5, 3.1, 4.3, 5.2, 5.3) as the page runs
+# them: five rounds of every variant at the GPU's default size, 4096, so that each variant's spread
+# over the rounds is on record beside the one ratio a reader may compute (5 timed runs each, not the
+# default 20: step 1 with TS=1 takes seconds a run). EXERCISES picks some of them ("1.2 4.3": those
+# alone). The rows are the programs' own CSV (one header; the last column names a --kernel-file).
 exercises() {
-  local run ts w b=build-gpu
+  local run ts w t p m n b=build-gpu
+  want() { case " ${EXERCISES:-1.2 1.3 2.5 3.1 4.3 5.2 5.3} " in *" $1 "*) return 0 ;; esac; return 1; }
   for run in $(seq "${EXERCISE_ROUNDS:-5}"); do  # EXERCISE_ROUNDS: fewer rounds where time is short
-    for ts in 1 4 8 16 32; do $b/kernel01_naive/kernel01_naive -D TS=$ts --repeat 5 --warmup 2 --csv; done
-    for ts in 4 8 16 32; do $b/kernel02_tiled/kernel02_tiled -D TS=$ts --repeat 5 --warmup 2 --csv; done
-    for w in 1 2 4 8; do $b/kernel03_vectorized/kernel03_vectorized -D TS=16 -D WIDTH=$w --repeat 5 --warmup 2 --csv; done
-    $b/kernel05_register_blocking/kernel05_register_blocking --repeat 5 --warmup 2 --csv
-  done >> "$out"
+    if want 1.2; then
+      for f in "" docs/exercises/step01_rows_dim0.cl; do
+        $b/kernel01_naive/kernel01_naive ${f:+--kernel-file $f} --repeat 5 --warmup 2 --csv
+      done
+    fi
+    want 1.3 && for ts in 1 4 8 16 32; do $b/kernel01_naive/kernel01_naive -D TS=$ts --repeat 5 --warmup 2 --csv; done
+    want 2.5 && for ts in 4 8 16 32; do $b/kernel02_tiled/kernel02_tiled -D TS=$ts --repeat 5 --warmup 2 --csv; done
+    want 3.1 && for w in 1 2 4 8; do $b/kernel03_vectorized/kernel03_vectorized -D TS=16 -D WIDTH=$w --repeat 5 --warmup 2 --csv; done
+    if want 4.3; then
+      for t in 16 32; do for p in 0 1; do
+        $b/kernel04_transpose/kernel04_transpose -D TRANSPOSE_TILE=$t -D TRANSPOSE_PAD=$p --repeat 5 --warmup 2 --csv
+      done; done
+    fi
+    if want 5.2; then
+      for m in 4 8; do for n in 4 8; do
+        $b/kernel05_register_blocking/kernel05_register_blocking -D TSM=64 -D TSN=64 -D TSK=16 -D WPTM=$m -D WPTN=$n \
+          -D WIDTH=4 --repeat 5 --warmup 2 --csv
+      done; done
+    fi
+    want 5.3 && $b/kernel05_register_blocking/kernel05_register_blocking --repeat 5 --warmup 2 --csv
+  done | awk 'NR == 1 || !/^step,/' >> "$out"
 }
 
 for p in $parts; do $p; done
