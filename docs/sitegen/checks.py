@@ -13,6 +13,10 @@ the defects Doxygen does not warn about:
     prints the rest of the page as it is written, without a warning;
   - a page of the built site that the README names (docs/html/NAME.html) and the site lacks, under
     either of the names Doxygen versions give it (md_docs_NAME.html in 1.9.4, NAME.html later).
+And in the pages' sources (docs/*.md), what Doxygen cannot know:
+  - a glossary term (GLOSSARY: docs/glossary.md has an \\anchor glossary_NAME for each) whose first
+    use in a lesson's own text (docs/stepNN.md; not code, not a heading, not an included snippet) is
+    not a \\ref to its entry, or a lesson that links one term there twice;
 Each defect is one line on stderr, naming the page; exit 1 if there is any.
 """
 import glob
@@ -169,6 +173,114 @@ def missing_pages(readme, html_dir):
     return out
 
 
+# The glossary's terms: anchor (glossary_NAME in docs/glossary.md) and what a use of the term looks
+# like in a lesson's text (a term may break across lines). Words are matched case-insensitively,
+# abbreviations and names as written.
+I = re.I
+GLOSSARY = {
+    "work_item": (r"\bwork-items?\b", I),
+    "work_group": (r"\bwork-groups?\b", I),
+    "ndrange": (r"\bNDRanges?\b", 0),
+    "compute_unit": (r"\bcompute\s+units?\b", I),
+    "local_memory": (r"\blocal[-\s]memory\b(?!\s+padding)", I),
+    "registers": (r"\bprivate\s+memory\b|\bregisters?\b", I),
+    "vstore": (r"\bv(?:store|load)(?:N|\d+)?\b", 0),
+    "pocl": (r"\bPoCL\b", 0),
+    "icd": (r"\bICD\b", 0),
+    "warp": (r"\bwarps?\b", I),
+    "wave": (r"\bwaves?\b", I),
+    "occupancy": (r"\boccupancy\b", I),
+    "coalescing": (r"\bcoalesc(?:e|es|ed|ing)\b", I),
+    "bank_conflict": (r"\bbank\s+conflicts?\b", I),
+    "cache": (r"\bL[12]\b", 0),
+    "tensor_core": (r"\btensor[-\s]cores?\b", I),
+    "compute_capability": (r"\bcompute\s+capability\b", I),
+    "hopper": (r"\bHopper\b", 0),
+    "ampere": (r"\bAmpere\b|\bA100\b", 0),
+    "fma": (r"\bFMAs?\b(?!\s+(?:peak|ceiling))", 0),
+    "gflops": (r"\bGFLOPS\b", 0),
+    "fma_peak": (r"\bFMA\s+(?:peak|ceiling)s?\b", 0),
+    "arithmetic_intensity": (r"\barithmetic\s+intensity\b", I),
+    "roofline": (r"\brooflines?\b", I),
+    "tile": (r"\btiles?\b", I),
+    "zero_padding": (r"\bzero-pad(?:s|ded|ding)?\b", I),
+    "local_padding": (r"\blocal-memory\s+padding\b", I),
+    "split_k": (r"\bsplit-K\b", I),
+    "tf32": (r"\bTF32\b", 0),
+    "ptx": (r"\bPTX\b", 0),
+    "mma_sync": (r"\bmma\.sync\b", 0),
+}
+GLOSSARY_REF = re.compile(r'\\ref\s+glossary_(\w+)\s+"([^"\n]*)"')
+
+
+def lesson_text(text):
+    """A lesson's source with everything that is not its own prose blanked out, each character
+    kept in its place: code (fenced blocks, code spans, \\code), headings, the lines that include
+    snippets or images, HTML comments and tags, and the commands with their arguments (a \\ref's
+    target, the text of a \\ref that is not to the glossary). A glossary \\ref keeps its text."""
+    def blank(m):
+        return re.sub(r"[^\n]", " ", m.group(0))
+    for pattern, flags in ((r"```.*?```|~~~.*?~~~", re.S),
+                           (r"\\(code|verbatim|htmlonly|latexonly)\b.*?\\end\1\b", re.S),
+                           (r"<!--.*?-->", re.S),
+                           (r"^[ \t]*(?:\\(?:mainpage|page|section|subsection|subsubsection|anchor|include\w*|htmlinclude|"
+                            r"image|dontinclude|snippet)\b|#).*$", re.M),
+                           (r"``.+?``|`[^`\n]+`", 0),
+                           (r'\\(?:ref|subpage)\s+(?!glossary_)\S+(?:\s+"[^"\n]*")?', 0),
+                           (r"\\ref\s+glossary_\w+\s+\"|(?<=[^\\])\"", 0),
+                           (r"\\\w+", 0),
+                           (r"</?[A-Za-z][^>]*>", 0),
+                           (r"\]\([^)\s]*\)", 0)):
+        text = re.sub(pattern, blank, text, flags=flags)
+    return text
+
+
+def glossary_problems(page, text, terms=None):
+    """The first use of each glossary term in one lesson's source `text` (named `page`) that is not a
+    \\ref to its entry, and the terms it links twice."""
+    terms = GLOSSARY if terms is None else terms
+    refs = [(m.start(), m.start(2), m.end(2), m.group(1)) for m in GLOSSARY_REF.finditer(text)]
+    prose = lesson_text(text)
+    line = lambda pos: text.count("\n", 0, pos) + 1  # noqa: E731
+    out = []
+    for start, _, _, name in refs:
+        if name not in terms:
+            out.append(f"{page}:{line(start)}: \\ref glossary_{name}, a term the glossary's check does not know")
+    for name, (pattern, flags) in terms.items():
+        mine = [r for r in refs if r[3] == name]
+        for start, _, _, _ in mine[1:]:
+            out.append(f"{page}:{line(start)}: links glossary_{name} again (only its first use is linked)")
+        inside = [(a, b) for _, a, b, _ in mine]
+        uses = [m for m in re.finditer(pattern, prose, flags) if not any(a <= m.start() < b for a, b in inside)]
+        if uses and (not mine or uses[0].start() < mine[0][0]):
+            word = " ".join(uses[0].group(0).split())
+            out.append(f"{page}:{line(uses[0].start())}: the first use of '{word}' is not "
+                       f"\\ref glossary_{name} \"{word}\" (docs/glossary.md)")
+        for start, a, b, _ in mine[:1]:
+            if not re.search(pattern, text[a:b], flags):
+                out.append(f"{page}:{line(start)}: the text of \\ref glossary_{name}, '{text[a:b]}', is not the term")
+    return out
+
+
+def check_glossary(docs_dir):
+    """The glossary's anchors against GLOSSARY, and every lesson's first uses."""
+    path = os.path.join(docs_dir, "glossary.md")
+    lessons = sorted(glob.glob(os.path.join(docs_dir, "step[0-9][0-9].md")))
+    if not lessons:
+        return []  # no lessons to check (a test's made-up site)
+    if not os.path.isfile(path):
+        return ["docs/glossary.md is missing"]
+    with open(path, encoding="utf-8") as f:
+        anchors = set(re.findall(r"^\\anchor glossary_(\w+)\s*$", f.read(), re.M))
+    out = [f"glossary.md: no \\anchor glossary_{n} for a term the check knows" for n in sorted(set(GLOSSARY) - anchors)]
+    out += [f"glossary.md: \\anchor glossary_{n}, which GLOSSARY in docs/sitegen/checks.py lacks"
+            for n in sorted(anchors - set(GLOSSARY))]
+    for lesson in lessons:
+        with open(lesson, encoding="utf-8") as f:
+            out += glossary_problems(os.path.basename(lesson), f.read())
+    return out
+
+
 def check_html(gen_dir, html_dir, docs_dir):
     """Every check; returns the exit status."""
     problems = [f"plot generated but shown on no page: {os.path.basename(p)}"
@@ -177,6 +289,7 @@ def check_html(gen_dir, html_dir, docs_dir):
     problems += missing_pages(os.path.join(docs_dir, "..", "README.md"), html_dir)
     sources = sorted(glob.glob(os.path.join(docs_dir, "*.md")) + glob.glob(os.path.join(gen_dir, "*.md")))
     problems += check_site(sources, html_dir)
+    problems += check_glossary(docs_dir)
     for p in problems:
         print(f"render.py: error: {p}", file=sys.stderr)
     return 1 if problems else 0

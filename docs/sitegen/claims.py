@@ -51,8 +51,8 @@ def aliases(gen_dir):
 
 
 def expand(text, gen_dir, figures=None):
-    """A page's Markdown with each \\includedoc'd snippet put in its place and each \\measured_
-    figure replaced by its value."""
+    """A page's Markdown with each \\includedoc'd snippet put in its place, each \\measured_
+    figure replaced by its value and each link to the glossary by its text."""
     def snippet(m):
         path = os.path.join(gen_dir, m.group(1))
         if not os.path.exists(path):
@@ -60,6 +60,8 @@ def expand(text, gen_dir, figures=None):
         with open(path, encoding="utf-8") as f:
             return "\n\n" + f.read() + "\n\n"
     text = re.sub(r"\\includedoc\s+(\S+)", snippet, text)
+    # a link to the glossary reads as its word (checks.py: each lesson links a term's first use)
+    text = re.sub(r'\\ref\s+glossary_\w+\s+"([^"\n]*)"', r"\1", text)
     figures = aliases(gen_dir) if figures is None else figures
     return re.sub(r"\\(measured_\w+)", lambda m: figures.get(m.group(1), m.group(0)), text)
 

@@ -5,7 +5,9 @@ docs/sitegen/prose.py computes from bench/tuning/ (prose_figures.doxy). Checks t
   - each comes out of the committed records as a figure (a number, or a percent), or a list of
     figures per results file ('34 % on nvidia-h100 and 31 % on nvidia-h200');
   - a record missing from the tuning directory is an error naming it, not a figure left out, and a
-    record whose numbers change changes the figure (here run 13's host choice made slower).
+    record whose numbers change changes the figure (here run 13's host choice made slower);
+  - the glossary's check of the lessons' words (sitegen/checks.py) finds a first use that is not a
+    link to the glossary on made-up lessons, and none on the lessons.
 Usage: test_prose.py SOURCE_DIR"""
 import glob
 import os
@@ -63,6 +65,21 @@ with tempfile.TemporaryDirectory() as tmp:
     except InputError as e:
         if prose.RUN13 not in str(e):
             failures.append(f"a missing record's error does not name it: {e}")
+
+# The glossary's check (sitegen/checks.py, run by docs.build on the lessons) on made-up lessons: a
+# term's first use must be the \\ref to its entry, code, headings and other links aside, and only once
+from sitegen.checks import check_glossary, glossary_problems  # noqa: E402
+for text, expect in (('A \\ref glossary_warp "warp", then a warp.', ""),
+                     ('`warp` in code, \\ref step08 "the warp step", then \\ref glossary_warp "warp".', ""),
+                     ('\\section x_y The warp\n\nThen \\ref glossary_warp "warps".', ""),
+                     ('A warp, then \\ref glossary_warp "warp".', "the first use of 'warp' is not"),
+                     ('A tensor\ncore.', "the first use of 'tensor core' is not"),
+                     ('\\ref glossary_warp "warp", \\ref glossary_warp "warps".', "links glossary_warp again"),
+                     ('\\ref glossary_warp "lane" of a warp.', "is not the term")):
+    got = glossary_problems("made-up.md", text)
+    if (expect and not any(expect in g for g in got)) or (not expect and got):
+        failures.append(f"glossary check on {text!r}: {got}, expected {expect or 'nothing'}")
+failures += [f"glossary: {p}" for p in check_glossary(os.path.join(source, "docs"))]
 
 for f in failures:
     print(f"FAILED: {f}")
