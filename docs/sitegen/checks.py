@@ -11,6 +11,8 @@ the defects Doxygen does not warn about:
   - a Doxygen command shown as text (\\includedoc, \\ref, @section ...): Doxygen stops reading
     commands after some mistakes, e.g. a \\ref whose quoted text runs onto the next line, and
     prints the rest of the page as it is written, without a warning;
+  - Markdown shown as text: the asterisks of a bold or italic span that holds a \\ref, a backtick of
+    a code span that holds a `'` (Doxygen 1.9.4 reads `this' as a quotation) or is never closed;
   - a page of the built site that the README names (docs/html/NAME.html) and the site lacks, under
     either of the names Doxygen versions give it (md_docs_NAME.html in 1.9.4, NAME.html later).
 And in the pages' sources (docs/*.md), what Doxygen cannot know:
@@ -37,6 +39,10 @@ WINDOW_TEXT_PX, CAPITAL_PX, DIGIT_PX, CHAR_PX, BOLD, CELL_PX = 989, 10.0, 8.9, 7
 BLOCKS = {"p", "li", "td", "th", "div", "dd", "dt", "h1", "h2", "h3", "h4", "table", "tr", "ul", "ol", "pre", "br",
           "summary", "details", "dl", "caption"}
 SKIP = {"code", "pre", "script", "style", "tt"}
+# Markdown that Doxygen printed as it is written: the asterisks of an emphasis (Doxygen 1.9.4 leaves
+# `**bold**` and `*italics*` that hold a \ref as text), or a backtick (a code span holding a `'`,
+# which Doxygen 1.9.4 reads as a quotation `like this', or one never closed)
+MARKUP = re.compile(r"\*\*|(?<![\w*])\*[A-Za-z][^*]{0,80}?[A-Za-z.]\*(?![\w*])|`")
 COMMAND = re.compile(r"(?<![\w`])[\\@](includedoc|htmlinclude|ref|section|subsection|image|page|htmlonly)\b")
 JOINED = re.compile(r"(?<![A-Z.])(?<!\be)(?<!\bi)([a-z\)\]0-9%][.:;?!])([A-Z][a-z]{2,})")
 
@@ -51,6 +57,7 @@ class PageText(html.parser.HTMLParser):
         self.tables, self.cell, self.cell_bold = [], None, False
         self.all_text = []
         self.in_fragment = 0
+        self.divs = []  # whether each open div is a fragment of code, so that its end is known
 
     def flush(self):
         text = "".join(self.current).strip()
@@ -60,8 +67,10 @@ class PageText(html.parser.HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         cls = dict(attrs).get("class") or ""
-        if tag == "div" and ("fragment" in cls or "line" == cls):
-            self.in_fragment += 1
+        if tag == "div":
+            fragment = "fragment" in cls or "line" == cls
+            self.divs.append(fragment)
+            self.in_fragment += fragment
         if tag in SKIP:
             self.skip += 1
         if tag in BLOCKS:
@@ -75,6 +84,8 @@ class PageText(html.parser.HTMLParser):
             self.cell_bold = tag == "th"
 
     def handle_endtag(self, tag):
+        if tag == "div" and self.divs:
+            self.in_fragment -= self.divs.pop()
         if tag in SKIP and self.skip:
             self.skip -= 1
         if tag in ("td", "th") and self.cell is not None and self.tables and self.tables[-1]:
@@ -156,6 +167,9 @@ def check_site(sources, html_dir):
                                 f"'...{block[max(0, m.start() - 30):m.end() + 30]}...'")
             for m in JOINED.finditer(block):
                 problems.append(f"{name}: two sentences joined: '...{block[max(0, m.start() - 30):m.end() + 10]}...'")
+            for m in MARKUP.finditer(block):
+                problems.append(f"{name}: Markdown shown as text (an emphasis or a code span Doxygen did not read): "
+                                f"'...{block[max(0, m.start() - 40):m.end() + 30]}...'")
     return problems
 
 
