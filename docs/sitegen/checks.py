@@ -19,6 +19,7 @@ And in the pages' sources (docs/*.md), what Doxygen cannot know:
   - a glossary term (GLOSSARY: docs/glossary.md has an \\anchor glossary_NAME for each) whose first
     use in a lesson's own text (docs/stepNN.md; not code, not a heading, not an included snippet) is
     not a \\ref to its entry, or a lesson that links one term there twice;
+  - a count of the steps left behind: "step 1 to step N" where N is not the last step;
 Each defect is one line on stderr, naming the page; exit 1 if there is any.
 """
 import glob
@@ -295,6 +296,26 @@ def check_glossary(docs_dir):
     return out
 
 
+def step_counts(docs_dir):
+    """A path that runs from step 1 ('step 1 to step N', 'steps 1-N') to a step other than the last:
+    a count written when the last step was N, left behind when a step was added."""
+    numbers = [int(os.path.basename(p)[4:6]) for p in glob.glob(os.path.join(docs_dir, "step[0-9][0-9].md"))]
+    if not numbers:
+        return []  # no lessons (a test's made-up site)
+    last, out = max(numbers), []
+    paths = sorted(glob.glob(os.path.join(docs_dir, "*.md"))) + [os.path.join(docs_dir, "..", "README.md")]
+    for path in paths:
+        if not os.path.isfile(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for m in re.finditer(r"\bsteps?\s+1\s*(?:to|-|\u2013)\s*(?:step\s+)?(\d+)\b", text, re.I):
+            if int(m.group(1)) != last:
+                out.append(f"{os.path.basename(path)}:{text.count(chr(10), 0, m.start()) + 1}: "
+                           f"'{' '.join(m.group(0).split())}', but the last step is {last}")
+    return out
+
+
 def check_html(gen_dir, html_dir, docs_dir):
     """Every check; returns the exit status."""
     problems = [f"plot generated but shown on no page: {os.path.basename(p)}"
@@ -304,6 +325,7 @@ def check_html(gen_dir, html_dir, docs_dir):
     sources = sorted(glob.glob(os.path.join(docs_dir, "*.md")) + glob.glob(os.path.join(gen_dir, "*.md")))
     problems += check_site(sources, html_dir)
     problems += check_glossary(docs_dir)
+    problems += step_counts(docs_dir)
     for p in problems:
         print(f"render.py: error: {p}", file=sys.stderr)
     return 1 if problems else 0
