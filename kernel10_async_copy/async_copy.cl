@@ -419,8 +419,9 @@ void sgemm(const int M, const int N, const int K,
     // fullRows work-group rows are block rows computed whole, the others the last splitRows block
     // rows SLICES times over. AT and B are moved once to the slice's first tile (and AT to the
     // block row), so that the loop below is step 8's: with the offsets inside every address of the
-    // loop instead, it ran 1.2 % slower on an H100. With the block row computed as in step 9 (a
-    // remainder) and C moved by the slice before the loop, this kernel's sgemm ran 7 % slower there.
+    // loop instead, it ran slower on an H100. With the block row computed as in step 9 (a remainder)
+    // and C moved by the slice before the loop, this kernel's sgemm ran slower there too (the tuning
+    // record in bench/README.md has both).
     const int fullRows = M/TSM - splitRows;
     const int split = get_group_id(1) >= fullRows;
     const int slice = split ? (get_group_id(1) - fullRows) / splitRows : 0;
