@@ -190,7 +190,9 @@ class Attribution:
         for name, gain, off in self.ablations(r, step, size):
             for label, rate in off:
                 if gain > 1 and rate > 1 + (gain - 1) / 2:
-                    return (f"without its idea ({label}, `bench/tuning/{name}`) it kept {fmt_ratio(rate)} of its "
+                    # the run in words: its file is named in the lab record (a lesson names no run file)
+                    return (f"without its idea ({label}, measured in the same rounds: \\ref lab{step.number:02d} "
+                            f"\"the lab record\" has the run) it kept {fmt_ratio(rate)} of its "
                             f"{fmt_ratio(gain)} over step {step.number - 1}")
         return None
 

@@ -13,6 +13,8 @@ the defects Doxygen does not warn about:
     prints the rest of the page as it is written, without a warning;
   - Markdown shown as text: the asterisks of a bold or italic span that holds a \\ref, a backtick of
     a code span that holds a `'` (Doxygen 1.9.4 reads `this' as a quotation) or is never closed;
+  - a lesson (stepNN.html) that names a tuning run's file (nvidia-h100-run19-ablation.csv): the lab
+    record names it;
   - a page of the built site that the README names (docs/html/NAME.html) and the site lacks, under
     either of the names Doxygen versions give it (md_docs_NAME.html in 1.9.4, NAME.html later).
 And in the pages' sources (docs/*.md), what Doxygen cannot know:
@@ -44,6 +46,9 @@ SKIP = {"code", "pre", "script", "style", "tt"}
 # `**bold**` and `*italics*` that hold a \ref as text), or a backtick (a code span holding a `'`,
 # which Doxygen 1.9.4 reads as a quotation `like this', or one never closed)
 MARKUP = re.compile(r"\*\*|(?<![\w*])\*[A-Za-z][^*]{0,80}?[A-Za-z.]\*(?![\w*])|`")
+# A tuning run's file (bench/tuning/nvidia-h100-run19-ablation.csv): the lab records name them, a lesson
+# does not
+RUN_FILE = re.compile(r"[\w./-]*\brun\d+\w*[\w.{},-]*")
 COMMAND = re.compile(r"(?<![\w`])[\\@](includedoc|htmlinclude|ref|section|subsection|image|page|htmlonly)\b")
 JOINED = re.compile(r"(?<![A-Z.])(?<!\be)(?<!\bi)([a-z\)\]0-9%][.:;?!])([A-Z][a-z]{2,})")
 
@@ -162,6 +167,10 @@ def check_site(sources, html_dir):
                 head = " | ".join(c.strip().lstrip("*") for c in rows[0][:3]) if rows else ""
                 problems.append(f"{name}: a table at least {width:.0f} px wide (the text column is about "
                                 f"{WINDOW_TEXT_PX}): {head} ...")
+        if re.fullmatch(r"(md_docs_)?step\d\d\.html", name):
+            for m in RUN_FILE.finditer("".join(page.all_text)):
+                problems.append(f"{name}: a lesson names a run's file, '{m.group(0)}' (say it in words: the lab "
+                                "record names the file)")
         for block in page.blocks:
             for m in COMMAND.finditer(block):
                 problems.append(f"{name}: a Doxygen command shown as text: "
