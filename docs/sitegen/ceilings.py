@@ -7,6 +7,8 @@ measured (Markdown for \\includedoc):
     lowest of them, the measured rate, and sentences saying which binds and what the rest means;
   - stepNN_roofline.md: one sentence per device placing the step on that device's roofline, and
     the picture (figures.py draws it).
+  - ceilings_sources.md: where the local-memory ceilings' per-clock figures come from, said once, on
+    the results page (each stepNN_ceiling.md links there).
 The per-clock figures of the architecture come from devices.py; everything else from the results,
 peak and compiler-report files.
 """
@@ -144,13 +146,29 @@ def ceiling_snippet(steps, step, results, ptxas):
     foot = ["The compute ceiling is the FMA ceiling" + (", and for step 11 on the tensor cores the tensor-core "
             "ceiling: its multiply-adds are three TF32 products each (the measured TF32 peak is `bench/peak`'s "
             "mma.sync rate)" if any(c.tensor for _, _, c in cols) else "") + "."]
-    if archs:
-        foot.append("The local-memory ceiling takes the bytes of local memory and the multiply-adds a compute unit "
-                    "serves per clock from " + "; ".join(archs) + " (`docs/sitegen/devices.py`).")
-    if no_arch:
-        foot.append(f"No local-memory ceiling for {', '.join(no_arch)}: the table of architectures has no entry for "
-                    "it (on a CPU, PoCL's local memory is ordinary memory behind the caches).")
+    # where the per-clock figures come from is said once, on the results page (sources_snippet)
+    if archs or no_arch:
+        why_none = f", and why {', '.join(no_arch)} {'has' if len(no_arch) == 1 else 'have'} none" if no_arch else ""
+        foot.append(f"Where the local-memory ceiling's figures per clock come from{why_none}: "
+                    "\\ref results_ceilings \"the results page\".")
     return text + "\n" + "\n\n".join(notes + foot) + "\n"
+
+
+def sources_snippet(results, ptxas):
+    """ceilings_sources.md, for the results page: where the per-clock figures of every step's
+    local-memory ceiling come from, for every recorded device, said once."""
+    archs = sorted({arch["name"] + ": " + arch["source"] for arch in (architecture(r, ptxas)[1] for r in results)
+                    if arch})
+    no_arch = sorted(md_escape(r.stem) for r in results if not architecture(r, ptxas)[1])
+    out = []
+    if archs:
+        out.append("The local-memory ceiling takes the bytes of local memory and the multiply-adds a compute unit "
+                   "serves per clock from " + "; ".join(archs) + " (`docs/sitegen/devices.py`).")
+    if no_arch:
+        out.append(f"No local-memory ceiling for {', '.join(no_arch)}: the table of architectures has no entry for "
+                   f"{'it' if len(no_arch) == 1 else 'them'} (on a CPU, PoCL's local memory is ordinary memory behind "
+                   "the caches).")
+    return "\n\n".join(out or ["No recorded device has a local-memory ceiling."]) + "\n"
 
 
 def sentences(c, prev_cols):
@@ -235,6 +253,7 @@ def roofline_snippet(step, results, ptxas):
 
 
 def render(ctx):
+    write(os.path.join(ctx.out, "ceilings_sources.md"), sources_snippet(ctx.results, ctx.ptxas))
     for s in ctx.steps:
         write(os.path.join(ctx.out, f"{s.page}_ceiling.md"), ceiling_snippet(ctx.steps, s, ctx.results, ctx.ptxas))
         write(os.path.join(ctx.out, f"{s.page}_roofline.md"), roofline_snippet(s, ctx.results, ctx.ptxas))
