@@ -43,6 +43,8 @@ def own_text(text):
     text = re.sub(r"```.*?```|\\code.*?\\endcode|\\verbatim.*?\\endverbatim", " ", text, flags=re.S)
     text = re.sub(r"`[^`\n]*`", "CODE", text)
     text = re.sub(r"\\includedoc\s+\S+", " ", text)
+    text = re.sub(r'\\ref\s+\S+\s+"([^"]*)"', r"\1", text)  # a link reads as its text
+    text = re.sub(r"\*\*|</?(?:b|em)>", "", text)  # bold and italic read as their text
     text = re.sub(r"\\measured_\w+", "FIGURE", text)
     return re.sub(r"^\s*\\(?:page|section|subsection|subsubsection)\b.*$", " ", text, flags=re.M)
 
@@ -344,9 +346,9 @@ FIGURES = [
      most_below(10, 9, lambda s, r: s[0] < 4095, lowest=(2048,) * 3)),
     (r"That is also why the step loses where the GPU is not full", most_below(10, 9, lambda s, r: s[0] < 4095)),
     # step 11
-    (r"TF32\*\* values: floats cut to 10 bits of mantissa", not_measured("the format's definition")),
+    (r"TF32 values: floats cut to 10 bits of mantissa", not_measured("the format's definition")),
     (r"A GEMM on TF32 alone is hundreds of times less accurate than FP32", tf32_hundreds_of_times_less_accurate),
-    (r"a \*\*portable path\*\* for correctness only, many times slower than step 10",
+    (r"a portable path for correctness only, many times slower than step 10",
      ratio_test(11, 10, lambda s, r: True, 0, 0.2, devices="cpu")),
     (r"On the CPU \(PoCL\) step 11 runs the portable path, far slower than step 10 there",
      ratio_test(11, 10, lambda s, r: True, 0, 0.2, devices="cpu")),
@@ -363,9 +365,9 @@ FIGURES = [
      share_test(11, (1000, 3000, 500), 0.25, 0.34)),
     (r"Two TF32 parts keep about 21 of a float's 24 bits", not_measured("arithmetic of the split")),
     # the main page
-    (r"^\*\*Without a GPU\.\*\* Where on a recorded device", not_measured("introduces the generated verdict")),
+    (r"^Without a GPU\. Where on a recorded device", not_measured("introduces the generated verdict")),
     (r"^Each device at its headline size: every step and peer", not_measured("describes the generated table")),
-    (r"UNVERIFIED\*\* marks a run that was measured but not checked", not_measured("defines a status")),
+    (r"UNVERIFIED marks a run that was measured but not checked", not_measured("defines a status")),
     (r"so the steps that target a GPU's memory hierarchy can gain little there, or lose", some_step_loses_on_cpu),
     # the harness page
     (r"the default is 30 s \+ 2·M·N·K flops at 0\.05 GFLOPS", not_measured("the watchdog's default and its arithmetic")),
@@ -386,7 +388,7 @@ FIGURES = [
     (r"Note whether the first run passes on your device \(on a GPU, run it several times\)",
      not_measured("the method")),
     (r"Then measure, five times", not_measured("the method")),
-    (r"\*\*Expected outcome\.\*\* Every run of your kernel passes \(the first command prints PASS four times",
+    (r"Every run of your kernel passes \(the first command prints PASS four times",
      not_measured("what the command prints")),
     (r"On a CPU \(PoCL\), the loops show which values of TS compute the right result",
      not_measured("what the exercise shows the reader")),
