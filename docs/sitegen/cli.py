@@ -7,7 +7,7 @@ import sys
 
 from . import __doc__ as DESCRIPTION
 from . import (arithmetic, ceilings, diagrams, diffs, drawing, exercises, figures, fragments, local_reads, params, plots,
-               prose, stepdefs, tables, tuning_tables)
+               prose, split_example, stepdefs, tables, tuning_tables)
 from .checks import check_html
 from .common import InputError, ToolError
 from .records import load_ptxas, load_tuning
@@ -39,7 +39,7 @@ FIGURE_FAULTS = "GEMM_DOCS_FIGURE_FAULTS"
 # The modules that write the site's generated files, each with a render(ctx). A new kind of table
 # or picture goes into one of them (or a new module listed here).
 OUTPUTS = (diffs, params, diagrams, tables, arithmetic, ceilings, figures, tuning_tables, local_reads, plots, prose,
-           exercises, fragments)
+           exercises, fragments, split_example)
 
 
 def main():

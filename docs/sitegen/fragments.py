@@ -78,25 +78,27 @@ def render(ctx):
           'its colour the register (a0-a3, b0-b1, c0-c3)"\n')
 
 
-def gain_table(tuning, sizes=((4096, 4096, 4096), (1000, 3000, 500))):
-    """Step 11 against step 10 (and cuBLAS where it ran) on every device whose tuning records hold
-    both steps at one of `sizes` in one file: GFLOPS, the ratio, and the normwise error over its bound."""
+def gain_table(results, sizes=((4096, 4096, 4096), (1000, 3000, 500))):
+    """Step 11 against step 10 (and cuBLAS where it ran) in every results file (docs/results/, the
+    one record per device that feeds every page) that holds both steps at one of `sizes`: GFLOPS,
+    the ratio, and the normwise error over its bound (old data, where the file is on it, said so)."""
     out = ["| device | M x N x K | step 10 GFLOPS | step 11 GFLOPS | step 11 / step 10 | step 11 / cuBLAS "
            "| error/bound, step 10 | error/bound, step 11 |", "|---|---|---|---|---|---|---|---|"]
-    for t in tuning:
-        by = {(r["step"], r["_size"]): r for r in t.rows}
+    for r in results:
         for size in sizes:
-            s10, s11 = by.get(("kernel10_async_copy", size)), by.get(("kernel11_tensor_cores", size))
-            if not (s10 and s11):
+            s10, s11 = r.row("kernel10_async_copy", size), r.row("kernel11_tensor_cores", size)
+            (g10, _), (g11, _) = r.measured("kernel10_async_copy", size), r.measured("kernel11_tensor_cores", size)
+            if not (g10 and g11):
                 continue
-            cub = by.get(("cublas", size))
-            err = [f"{float(r['normwise_over_bound']):.3g}" if r.get("normwise_over_bound") else "n/a" for r in (s10, s11)]
-            vs_cublas = f"{s11['_gflops'] / cub['_gflops']:.2f}" if cub else "n/a"
-            out.append(f"| {next(iter(t.device))[1]} | {' x '.join(map(str, size))} | {s10['_gflops']:.0f} "
-                       f"| {s11['_gflops']:.0f} | {s11['_gflops'] / s10['_gflops']:.2f} | {vs_cublas} "
-                       f"| {err[0]} | {err[1]} |")
+            cub, _ = r.measured("cublas", size)
+            err = [f"{float(x['normwise_over_bound']):.3g}" if x.get("normwise_over_bound") else "n/a" for x in (s10, s11)]
+            if not r.full_precision():
+                err = [e + " (old data)" for e in err]
+            vs_cublas = f"{g11 / cub:.2f}" if cub else "n/a"
+            out.append(f"| `{md_escape(r.stem)}` | {' x '.join(map(str, size))} | {g10:.0f} | {g11:.0f} "
+                       f"| {g11 / g10:.2f} | {vs_cublas} | {err[0]} | {err[1]} |")
     if len(out) == 2:
-        return "No recorded run has step 11 beside step 10.\n"
+        return "No results file has step 11 beside step 10.\n"
     return "\n".join(out) + "\n"
 
 
@@ -329,7 +331,7 @@ def lesson_accuracy_table(results):
 def render_table(ctx):
     write(os.path.join(ctx.out, "step11_accuracy.md"), lesson_accuracy_table(ctx.results))
     write(os.path.join(ctx.out, "step11_accuracy_cost.md"), accuracy_cost_text(ctx.tuning_dir))
-    write(os.path.join(ctx.out, "step11_gain_tc.md"), gain_table(ctx.tuning))
+    write(os.path.join(ctx.out, "step11_gain_tc.md"), gain_table(ctx.results))
     write(os.path.join(ctx.out, "step11_targets.md"),
           targets_table(ctx.tuning + [records.TuningFile(r.path) for r in ctx.results]))
     write(os.path.join(ctx.out, "step11_target_parts.md"), target_parts_table(ctx.tuning))
