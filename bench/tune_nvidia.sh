@@ -268,13 +268,14 @@ tiles_by_size() {
 # them: five rounds of every variant at the GPU's default size, 4096, so that each variant's spread
 # over the rounds is on record beside the one ratio a reader may compute (5 timed runs each, not the
 # default 20: step 1 with TS=1 takes seconds a run). EXERCISES picks some of them ("1.2 4.3": those
-# alone). The rows are the programs' own CSV (one header; the last column names a --kernel-file).
+# alone). The rows are the programs' own CSV (one header); the run of exercise 1.2's kernel from the
+# key (docs/key/) has it in its last column, kernel_file.
 exercises() {
   local run ts w t p m n b=build-gpu
   want() { case " ${EXERCISES:-1.2 1.3 2.5 3.1 4.3 5.2 5.3} " in *" $1 "*) return 0 ;; esac; return 1; }
   for run in $(seq "${EXERCISE_ROUNDS:-5}"); do  # EXERCISE_ROUNDS: fewer rounds where time is short
     if want 1.2; then
-      for f in "" docs/exercises/step01_rows_dim0.cl; do
+      for f in "" docs/key/step01_rows_dim0.cl; do
         $b/kernel01_naive/kernel01_naive ${f:+--kernel-file $f} --repeat 5 --warmup 2 --csv
       done
     fi

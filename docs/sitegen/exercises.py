@@ -17,7 +17,9 @@ fold that follows it,
     **Solution.** the rest (optional; one of the two at least)
     \\htmlonly[block]</details>\\endhtmlonly
 The handout leaves out the folds, and refuses (InputError) to hold any sentence of a fold
-(leaks()): an answer copied into a neutral outcome or a procedure fails the docs build.
+(leaks()): an answer copied into a neutral outcome or a procedure fails the docs build. Nor may it
+point to an answer (handout_problems()): a solution file (docs/key/ holds them), a path to the
+solutions, or a page that holds the answers; and no file of docs/exercises/ may say it is a solution.
 
 The tests of each exercise come from docs/exercises/CMakeLists.txt, where each block of
 registrations (gemm_exercise_command, gemm_exercise_untested, gemm_exercise) follows a comment
@@ -193,7 +195,7 @@ def handout(intro, sections):
     out = [f"\\page {HANDOUT} Exercises: the handout", "",
            "Every exercise of the tutorial with its goal, its procedure and what to observe, without the",
            "answers: the page to print and give to a class (each step starts a new printed page). It is",
-           "made from \\ref exercises \"the exercises page\" when the site is built.", ""]
+           "made from `docs/exercises.md` when the site is built.", ""]
     # the page's introduction, less the paragraph that presents the page itself and its folds
     for para in paragraphs_of(intro):
         if any("\\subpage" in line for line in para):
@@ -249,6 +251,52 @@ def sentences(lines):
         if len(part.split()) >= LEAK_WORDS:
             out.append(part)
     return out
+
+
+# --- what the handout must not point to -------------------------------------------------------------
+# The solutions a teacher's key names are kept in docs/key/, out of docs/exercises/ (the files the
+# handout gives the student); the solutions of the write-it-yourself exercises are made at build time
+# into a folder named solutions/. The handout names none of them, and links no page that holds the
+# answers (the exercises page, whose answers are folds, and the key).
+KEY_DIR = os.path.join("docs", "key")
+# the title line of a file that says it is a solution ("// Exercise 1.2 - solution. ...")
+SOLUTION_TITLE = re.compile(r"^\s*//.*\bsolution\b", re.I)
+# a path or a file name with "solution" in it (build/docs/exercises/solutions/..., my_solution.cl)
+SOLUTION_PATH = re.compile(r"[\w.-]*(?:/[\w.-]*)*solutions?[\w.-]*(?:/[\w.-]+|\.\w+)+|[\w.-]+(?:/[\w.-]+)*/[\w.-]*solutions?\b", re.I)
+ANSWER_PAGES = re.compile(r"\\ref (exercises_key|key_\w+|exercises(?:_\w+)?)\b")
+
+
+def solution_files(source):
+    """(names of the solution files, problems): the files of docs/key/, and those of docs/exercises/
+    whose title line says they are a solution, which is a problem: the handout sends students there."""
+    names, problems = [], []
+    key = os.path.join(source, KEY_DIR)
+    if os.path.isdir(key):
+        names += sorted(os.listdir(key))
+    for path in sorted(glob.glob(os.path.join(source, "docs", "exercises", "*.cl"))):
+        with open(path, encoding="utf-8") as f:
+            title = f.readline().rstrip("\n")
+        if SOLUTION_TITLE.match(title):
+            names.append(os.path.basename(path))
+            problems.append(f"docs/exercises/{os.path.basename(path)} says it is a solution ('{title[:60]}...'), in the "
+                            f"folder the handout gives students: move it to {KEY_DIR}/ (git mv), which only the key names")
+    return names, problems
+
+
+def handout_problems(source, handout_text):
+    """What the handout points to that a student must not be given: a solution file, a path to the
+    solutions, a page with the answers; and a solution kept where the handout sends students."""
+    names, problems = solution_files(source)
+    for name in names:
+        if re.search(r"(?<![\w.-])" + re.escape(name) + r"(?![\w.-])", handout_text):
+            problems.append(f"the handout names the solution {name}")
+    for path in sorted(set(m.group(0) for m in SOLUTION_PATH.finditer(handout_text))):
+        problems.append(f"the handout names a solution's path: {path}")
+    if KEY_DIR + "/" in handout_text:
+        problems.append(f"the handout names the key's folder, {KEY_DIR}/")
+    for page in sorted(set(ANSWER_PAGES.findall(handout_text))):
+        problems.append(f"the handout links \\ref {page}, a page with the answers")
+    return problems
 
 
 def leaks(sections, handout_text):
@@ -406,7 +454,7 @@ def exercise_tests(source, sections):
         if test.command is not None and test.command not in ex.commands():
             raise InputError(f"{where}:{line}: {args[0]} runs a command that exercise {number} does not show "
                              f"(is it under the right comment?):\n  {test.command}")
-        files = set(re.findall(r"(?:docs/exercises/|\$\{X\}/)(\w+\.cl)", " ".join(args)))
+        files = set(re.findall(r"(?:docs/exercises/|docs/key/|\$\{X\}/|\$\{KEY\}/)(\w+\.cl)", " ".join(args)))
         task = "\n".join(ex.task + ex.outcome + ex.key_outcome + ex.solution)
         for f in sorted(files):
             if f not in task:
@@ -829,6 +877,9 @@ def build(source):
     if leaked:
         raise InputError(f"docs/{PAGE}: the handout would hold the answers' sentences: "
                          + "; ".join(f"exercise {n}: '{s}'" for n, s in leaked))
+    pointed = handout_problems(source, hand)
+    if pointed:
+        raise InputError(f"docs/{PAGE}: the handout would point students to the answers: " + "; ".join(pointed))
     return hand, key(sections, exercise_tests(source, sections))
 
 

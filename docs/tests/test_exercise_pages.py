@@ -11,6 +11,8 @@ docs/exercises.md (docs/sitegen/exercises.py):
   - the solution of each write-it-yourself exercise, made from it and its step's kernel, is that
     kernel with the regions to write marked, and an exercise that no longer matches its kernel is
     refused;
+  - the handout points students to no answer: it names no solution file (docs/key/) and no path to
+    the solutions, links no page that holds the answers, and docs/exercises/ holds no solution;
   - with a build directory, the key's tests are the build's: every test `ctest -N` lists under
     exercises.* is in the key of exactly one exercise (the tests of the exercise files themselves
     aside), and the line under each exercise selects at least the tests it lists.
@@ -103,6 +105,41 @@ class ExercisePages(unittest.TestCase):
         with open(os.path.join(source, "docs", exercises.PAGE), "w", encoding="utf-8") as f:
             f.write(mutated)
         with self.assertRaisesRegex(InputError, re.escape(f"exercise {e.number}: '{sentence}'")):
+            exercises.build(source)
+
+    def test_handout_points_to_no_solution(self):
+        """The handout names no solution file (docs/key/, or a file of docs/exercises/ whose title says
+        it is a solution) and no path to the solutions, links no page with the answers, and no
+        solution is kept in docs/exercises/; each of these is found, and the generator refuses it."""
+        self.assertEqual(exercises.handout_problems(SOURCE, self.handout), [])
+        key_files = sorted(os.listdir(os.path.join(SOURCE, exercises.KEY_DIR)))
+        self.assertTrue(key_files)
+        for added, message in (
+                (f"take `docs/key/{key_files[0]}`", f"names the solution {key_files[0]}"),
+                (f"or take `{key_files[-1]}`", f"names the solution {key_files[-1]}"),
+                ("see build/docs/exercises/solutions/step05_write_inner_product.cl",
+                 "a solution's path: build/docs/exercises/solutions/step05_write_inner_product.cl"),
+                ("the answers are on \\ref exercises \"the exercises page\"", "links \\ref exercises,"),
+                ("\\ref exercises_key \"the key\"", "links \\ref exercises_key,")):
+            with self.subTest(added=added):
+                problems = exercises.handout_problems(SOURCE, self.handout + "\n" + added + "\n")
+                self.assertTrue(any(message in p for p in problems), problems)
+        # a solution kept beside the exercises, named by the handout or not
+        source = os.path.join(BUILD or "/tmp", "test-exercise-solution-files")
+        os.makedirs(os.path.join(source, "docs", "exercises"), exist_ok=True)
+        with open(os.path.join(source, "docs", "exercises", "step09_mine.cl"), "w", encoding="utf-8") as f:
+            f.write("// Exercise 9.9 - solution: the kernel, right\n__kernel void sgemm() {}\n")
+        problems = exercises.handout_problems(source, "nothing")
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("docs/exercises/step09_mine.cl says it is a solution", problems[0])
+        # and the generator refuses a page whose procedure names a solution
+        e = self.all[0]
+        at = self.page.index("**Procedure.**", self.page.index(f"\\subsection {e.label} "))
+        with open(os.path.join(source, "docs", exercises.PAGE), "w", encoding="utf-8") as f:
+            f.write(self.page[:at] + f"Or take `docs/key/{key_files[0]}`.\n\n" + self.page[at:])
+        os.remove(os.path.join(source, "docs", "exercises", "step09_mine.cl"))
+        os.makedirs(os.path.join(source, "tests"), exist_ok=True)
+        with self.assertRaisesRegex(InputError, "would point students to the answers: .*key's folder"):
             exercises.build(source)
 
     def test_page_form_is_enforced(self):

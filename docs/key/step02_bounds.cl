@@ -2,7 +2,7 @@
 //
 // Launch: the geometry of kernel01_naive's host, global = (N rounded up to TS, M rounded up to
 // TS), local = (TS, TS), so run it as
-//   build/kernel01_naive/kernel01_naive --kernel-file docs/exercises/step02_bounds.cl -m 1000 -n 999 -k 77
+//   build/kernel01_naive/kernel01_naive --kernel-file docs/key/step02_bounds.cl -m 1000 -n 999 -k 77
 // (kernel02_tiled's own host refuses sizes that are not multiples of TS before it launches.)
 //
 // Three changes to kernel02_tiled/tiled.cl:

@@ -6,7 +6,7 @@
 // The host of kernel01_naive still launches global = (N, M) rounded up to TS, so dimension 0
 // spans the columns' count and dimension 1 the rows' count: the kernel covers all of C only when
 // those two rounded sizes are equal. Run it on square problems:
-//   build/kernel01_naive/kernel01_naive --kernel-file docs/exercises/step01_rows_dim0.cl --size 512
+//   build/kernel01_naive/kernel01_naive --kernel-file docs/key/step01_rows_dim0.cl --size 512
 // On M=64 N=48 it leaves rows 48..63 unwritten and fails verification: a kernel and its launch
 // geometry (main.c's plan) must agree.
 

@@ -3,7 +3,7 @@
 // way: it declares A, B and C as arrays of floatN).
 //
 // Launch: kernel03_vectorized's host, global = (N/WIDTH, M), local = (TS/WIDTH, TS):
-//   build/kernel03_vectorized/kernel03_vectorized --kernel-file docs/exercises/step03_vectors.cl -D WIDTH=4
+//   build/kernel03_vectorized/kernel03_vectorized --kernel-file docs/key/step03_vectors.cl -D WIDTH=4
 //
 // Changes to kernel02_tiled/tiled.cl:
 //  1. dimension 0 counts vectors: a work-item computes the WIDTH elements of C at columns
