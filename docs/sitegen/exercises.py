@@ -307,6 +307,39 @@ def leaks(sections, handout_text):
             for sent in sentences(e.key_outcome + e.solution) if sent in flat]
 
 
+# --- the lessons' lists of exercises ----------------------------------------------------------------
+# Each lesson, docs/stepNN.md, ends with a section stepNN_exercises that lists its exercises, each by a
+# \\ref exercises_N_M: all of its step's exercises on the page, in the page's order, and no other.
+
+def lesson_list_problems(source, sections):
+    """What the lessons' lists of exercises lack or hold wrongly, against the page's numbering."""
+    problems = []
+    for s in sections:
+        n = int(s.label[len("exercises_step"):])
+        name = f"docs/step{n:02d}.md"
+        path = os.path.join(source, name)
+        if not os.path.exists(path):
+            problems.append(f"{name} does not exist, and the exercises page has a section for step {n}")
+            continue
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        m = re.search(rf"^\\section step{n:02d}_exercises .*?(?=^\\section |\Z)", text, re.M | re.S)
+        if not m:
+            problems.append(f"{name} has no section step{n:02d}_exercises listing its exercises")
+            continue
+        listed = [f"{a}.{b}" for a, b in re.findall(r"\\ref exercises_(\d+)_(\d+)\b", m.group(0))]
+        wanted = [e.number for e in s.exercises]
+        if listed != wanted:
+            missing = [x for x in wanted if x not in listed]
+            extra = [x for x in listed if x not in wanted]
+            problems.append(f"{name} lists exercises {', '.join(listed) or 'none'} under step{n:02d}_exercises; the "
+                            f"exercises page has {', '.join(wanted)}"
+                            + (f" (missing: {', '.join(missing)})" if missing else "")
+                            + (f" (not step {n}'s: {', '.join(extra)})" if extra else "")
+                            + (" (out of order)" if not missing and not extra else ""))
+    return problems
+
+
 # --- the tests of each exercise --------------------------------------------------------------------
 
 CALLS = ("gemm_exercise_command", "gemm_exercise_untested", "gemm_exercise", "gemm_write_exercise_same_code",
@@ -880,6 +913,9 @@ def build(source):
     pointed = handout_problems(source, hand)
     if pointed:
         raise InputError(f"docs/{PAGE}: the handout would point students to the answers: " + "; ".join(pointed))
+    lists = lesson_list_problems(source, sections)
+    if lists:
+        raise InputError("the lessons' lists of exercises: " + "; ".join(lists))
     return hand, key(sections, exercise_tests(source, sections))
 
 

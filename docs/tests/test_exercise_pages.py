@@ -13,6 +13,7 @@ docs/exercises.md (docs/sitegen/exercises.py):
     refused;
   - the handout points students to no answer: it names no solution file (docs/key/) and no path to
     the solutions, links no page that holds the answers, and docs/exercises/ holds no solution;
+  - every lesson lists its step's exercises, all of them in the page's order, and no other;
   - with a build directory, the key's tests are the build's: every test `ctest -N` lists under
     exercises.* is in the key of exactly one exercise (the tests of the exercise files themselves
     aside), and the line under each exercise selects at least the tests it lists.
@@ -141,6 +142,36 @@ class ExercisePages(unittest.TestCase):
         os.makedirs(os.path.join(source, "tests"), exist_ok=True)
         with self.assertRaisesRegex(InputError, "would point students to the answers: .*key's folder"):
             exercises.build(source)
+
+    def test_lessons_list_their_exercises(self):
+        """Every lesson lists all its step's exercises, in the page's order, and no other; a list
+        that lacks one, or names another step's, is found."""
+        import shutil
+        self.assertEqual(exercises.lesson_list_problems(SOURCE, self.sections), [])
+        source = os.path.join(BUILD or "/tmp", "test-exercise-lists")
+        shutil.rmtree(source, ignore_errors=True)
+        os.makedirs(os.path.join(source, "docs"))
+        s = self.sections[-1]
+        n = int(s.label[len("exercises_step"):])
+        name = f"step{n:02d}.md"
+        with open(os.path.join(SOURCE, "docs", name), encoding="utf-8") as f:
+            text = f.read()
+        last = s.exercises[-1]
+        for change, message in ((f"\\ref {last.label} ", "(missing: " + last.number + ")"),
+                                (f"\\ref {last.label} ", f"(not step {n}'s: 1.1)")):
+            with self.subTest(message=message):
+                at = text.index(change, text.index(f"\\section step{n:02d}_exercises"))
+                cut = text[:at] + ("\\ref exercises_1_1 " if "not step" in message else "") + text[at + len(change):]
+                for other in self.sections:
+                    m = int(other.label[len("exercises_step"):])
+                    if m != n:
+                        shutil.copy(os.path.join(SOURCE, "docs", f"step{m:02d}.md"), os.path.join(source, "docs"))
+                with open(os.path.join(source, "docs", name), "w", encoding="utf-8") as f:
+                    f.write(cut)
+                problems = exercises.lesson_list_problems(source, self.sections)
+                self.assertEqual(len(problems), 1, problems)
+                self.assertIn(f"docs/{name} lists exercises", problems[0])
+                self.assertIn(message, problems[0])
 
     def test_page_form_is_enforced(self):
         """An answer fold that does not start with its label, or a second fold, is refused."""
