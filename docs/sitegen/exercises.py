@@ -759,11 +759,16 @@ def _figures(r, part):
     return None
 
 
+ONE_RUN = "one run: no spread"
+
+
 def spread_table(label_head, unit, lines, faster, fmt):
     """The Markdown table of the variants on one device. lines: [(label, [(median, best)])];
     faster(a, b): a is the faster figure. The spread of a variant runs from its slowest median to
-    its fastest best; the ratio to the first variant that has runs is given only where the spreads do
-    not overlap."""
+    its fastest best over its runs; the ratio to the first variant that has runs is given only where
+    the spreads do not overlap. A variant recorded in one run only has no spread (the exercises'
+    spread is over runs, and the median and best of one run's timed runs are not one), and so no
+    ratio, nor has any variant a ratio to a first that has one run."""
     against_head = "rate against the first" if faster(2, 1) else "time against the first"
     out = [f"| {label_head} | runs | {unit}, the median run | spread, slowest to fastest | {against_head} |",
            "|---|---:|---:|---:|---|"]
@@ -777,14 +782,27 @@ def spread_table(label_head, unit, lines, faster, fmt):
         slow = min(medians) if faster(2, 1) else max(medians)
         fast = max(b for _, b in runs) if faster(2, 1) else min(b for _, b in runs)
         lo, hi = sorted((slow, fast))
+        spread = f"{fmt(slow)} to {fmt(fast)}" if len(runs) > 1 else ONE_RUN
         if base is None:
-            base, against = (median, lo, hi), "the first"
+            base, against = (median, lo, hi, len(runs)), "the first"
+        elif len(runs) < 2:
+            against = "one run: no ratio"
+        elif base[3] < 2:
+            against = "the first has one run: no ratio"
         elif hi < base[1] or lo > base[2]:
             against = f"{fmt_ratio(median / base[0])}"
         else:
             against = "the spreads overlap: no ratio"
-        out.append(f"| {label} | {len(runs)} | {fmt(median)} | {fmt(slow)} to {fmt(fast)} | {against} |")
+        out.append(f"| {label} | {len(runs)} | {fmt(median)} | {spread} | {against} |")
     return "\n".join(out)
+
+
+def one_run_note(single, lines):
+    """The sentence under a device's heading where some variants were recorded in one run only."""
+    which = "Every variant" if len(single) == len([1 for _, runs in lines if runs]) else \
+        ("One variant" if len(single) == 1 else f"{len(single)} variants")
+    return (f"{which} here {'was' if which == 'One variant' else 'were'} recorded in one run only, not in the "
+            "five rounds the exercise runs: such a run shows no spread, and no ratio is read from it.")
 
 
 def timing_snippet(t, rows):
@@ -811,10 +829,12 @@ def timing_snippet(t, rows):
         what = "GFLOPS" if t.part is None else f"milliseconds of `{t.part}`"
         sizes = sorted({v.size for v in t.variants if v.step})
         size = size_text(sizes[0]) if len(sizes) == 1 else "M=N=K=" + ", ".join(str(x[0]) for x in sizes)
+        single = [label for label, runs in lines if len(runs) == 1]
         out.append(f"**{md_escape(device)}**, {size}: every recorded run of each variant on this device, in "
                    f"{', '.join(f'`{x}`' for x in files)}. A run gives the {what} of its median and of its best "
                    "timed run; a variant's spread runs from its slowest median to its fastest best; a ratio to the "
-                   "first variant recorded is given only where the two spreads do not overlap.")
+                   "first variant recorded is given only where the two spreads do not overlap."
+                   + (" " + one_run_note(single, lines) if single else ""))
         out.append(spread_table("variant", unit, lines, faster, fmt))
     return "\n\n".join(out) + "\n"
 

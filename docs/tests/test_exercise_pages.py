@@ -210,9 +210,10 @@ class ExercisePages(unittest.TestCase):
         higher = lambda a, b: a > b  # noqa: E731
         table = exercises.spread_table("variant", "GFLOPS", [
             ("a", [(100.0, 110.0), (104.0, 108.0)]),      # spread 100 to 110
-            ("b", [(109.0, 115.0)]),                      # 109 to 115: overlaps a
+            ("b", [(109.0, 115.0), (112.0, 113.0)]),      # 109 to 115: overlaps a
             ("c", [(120.0, 121.0), (122.0, 125.0)]),      # 120 to 125: apart
-            ("d", [])], higher, exercises.fmt_gflops)
+            ("d", []),
+            ("e", [(200.0, 201.0)])], higher, exercises.fmt_gflops)  # one run: no spread, no ratio
         rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
                 for line in table.splitlines()[2:]}
         self.assertEqual(rows["a"][-1], "the first")
@@ -220,6 +221,13 @@ class ExercisePages(unittest.TestCase):
         self.assertIn("overlap", rows["b"][-1])
         self.assertEqual(rows["c"][1:], ["120", "120 to 125", "1.20x"])
         self.assertEqual(rows["d"][1], "not recorded")
+        self.assertEqual(rows["e"][1:], ["200", exercises.ONE_RUN, "one run: no ratio"])
+        # a first variant of one run gives no ratio to any other
+        table = exercises.spread_table("variant", "GFLOPS", [("a", [(100.0, 101.0)]), ("c", [(120.0, 121.0), (122.0, 125.0)])],
+                                       higher, exercises.fmt_gflops)
+        last = [c.strip() for c in table.splitlines()[-1].split("|")[1:-1]]
+        self.assertEqual(last[3:], ["120 to 125", "the first has one run: no ratio"])
+        self.assertIn(exercises.ONE_RUN, table.splitlines()[2])
 
     def test_solutions_are_the_kernels_marked(self):
         """The solution of each write-it-yourself exercise is its step's kernel, with as many regions
