@@ -662,15 +662,22 @@ def write_solutions(source, out_dir):
 # fastest best over all its recorded runs. A variant never recorded on a GPU says so.
 
 class Variant:
-    """What one line of a timing exercise runs: a step (None: a file of the exercises, never recorded)
-    with some of its parameters fixed, at a size."""
+    """What one line of a timing exercise runs: a step with some of its parameters fixed, at a size;
+    and the kernel file built in place of the step's own (--kernel-file), or None for the step's
+    own kernels. A record names the file in its last column, kernel_file, as it was given (empty, or
+    no such column in the files recorded before it, for the step's own): a row matches by the
+    file's name, wherever the file was."""
 
-    def __init__(self, label, step, params=None, size=4096):
+    def __init__(self, label, step, params=None, size=4096, kernel_file=None):
         self.label, self.step, self.params = label, step, dict(params or {})
         self.size = size if isinstance(size, tuple) else (size,) * 3
+        self.kernel_file = kernel_file
 
     def matches(self, r):
-        if self.step is None or r["step"] != self.step or size_key(r) != self.size:
+        ran = r.get("kernel_file") or ""
+        if (os.path.basename(ran) if ran else None) != self.kernel_file:
+            return False
+        if r["step"] != self.step or size_key(r) != self.size:
             return False
         have = parse_params(r["params"])
         return all(have.get(k) == v for k, v in self.params.items())
@@ -688,6 +695,10 @@ class Timing:
         return any(fnmatch.fnmatch(name, pattern) for pattern in self.files)
 
 
+# exercise 1.2's kernel, from the key, run through step 1's host with --kernel-file
+ROWS_DIM0 = "step01_rows_dim0.cl"
+
+
 def _defaults(defaults, step, cls="nvidia-gpu"):
     return dict(defaults.get(step, {}).get(cls, {}))
 
@@ -703,7 +714,8 @@ def timings(defaults):
     ts1 = _defaults(defaults, "kernel01_naive").get("TS")
     return [
         Timing("1.2", [Variant(f"step 1, dimension 0 along the columns (TS={ts1})", "kernel01_naive", {"TS": ts1}),
-                       Variant(f"`step01_rows_dim0.cl`, dimension 0 along the rows (TS={ts1})", None)]),
+                       Variant(f"`docs/key/{ROWS_DIM0}`, dimension 0 along the rows (TS={ts1})", "kernel01_naive",
+                               {"TS": ts1}, kernel_file=ROWS_DIM0)]),
         Timing("1.3", [Variant(f"TS={ts}", "kernel01_naive", {"TS": ts}) for ts in (1, 4, 8, 16, 32)]),
         Timing("2.5", [Variant(f"TS={ts}", "kernel02_tiled", {"TS": ts}) for ts in (4, 8, 16, 32)]),
         Timing("3.1", [Variant("step 2, TS=16", "kernel02_tiled", {"TS": 16})]
@@ -745,7 +757,7 @@ def recorded_rows(results, tuning):
         out += [(f"docs/results/{res.stem}.csv", r) for r in res.rows
                 if r["status"] in ("PASS", "UNVERIFIED") and _is_gpu(r)]
     for t in tuning:
-        out += [(f"bench/tuning/{t.name}", r) for r in t.rows if _is_gpu(r)]
+        out += [(f"bench/tuning/{t.name}", r) for r in t.rows + t.kernel_file_rows if _is_gpu(r)]
     return out
 
 

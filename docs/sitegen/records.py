@@ -9,12 +9,15 @@ from .common import NEEDED, InputError, md_escape, parse_params, read_csv_rows, 
 class TuningFile:
     """One bench/tune.py record: rows in the harness's columns, one per parameter combination
     (UNVERIFIED: measured with --no-verify; "PASS (verified best)": the best one, re-run with
-    verification; REFUSED: the step refused the combination, numbers empty)."""
+    verification; REFUSED: the step refused the combination, numbers empty). A run of another
+    kernel file through a step's host (--kernel-file: the last column, kernel_file, names it; files
+    recorded before the column have none) is not the step's: its rows are kept apart, in
+    kernel_file_rows, which only the exercises read (sitegen/exercises.py)."""
 
     def __init__(self, path):
         self.path = path
         self.name = os.path.basename(path)
-        self.rows = []
+        self.rows, self.kernel_file_rows = [], []
         for r in read_csv_rows(path, NEEDED, "the harness's CSV format"):
             if r["status"].startswith("PASS") or r["status"] == "UNVERIFIED":
                 try:
@@ -23,7 +26,7 @@ class TuningFile:
                     r["_params"] = parse_params(r["params"])
                 except ValueError:
                     raise InputError(f"{path}: a measured row has a malformed number") from None
-                self.rows.append(r)
+                (self.kernel_file_rows if r.get("kernel_file") else self.rows).append(r)
         self.device = {(r["platform"], r["device"]) for r in self.rows}
 
 

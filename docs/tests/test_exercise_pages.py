@@ -229,6 +229,45 @@ class ExercisePages(unittest.TestCase):
         self.assertEqual(last[3:], ["120 to 125", "the first has one run: no ratio"])
         self.assertIn(exercises.ONE_RUN, table.splitlines()[2])
 
+    def test_variants_match_the_kernel_file(self):
+        """A variant of a kernel file run through a step's host (--kernel-file) matches the rows that
+        name that file, wherever it was, and a variant of the step's own kernels only rows that name
+        none (an empty kernel_file, or a file recorded before the column)."""
+        from sitegen import params
+        t = next(t for t in exercises.timings(params.read_defaults(SOURCE)) if t.number == "1.2")
+        step, mine = t.variants
+        self.assertEqual(mine.kernel_file, exercises.ROWS_DIM0)
+        ts = step.params["TS"]
+        row = {"step": "kernel01_naive", "m": "4096", "n": "4096", "k": "4096", "params": f"TS={ts}"}
+        self.assertFalse(step.matches(dict(row, params=f"TS={ts * 2}")))
+        cases = ((dict(row), (True, False)), (dict(row, kernel_file=""), (True, False)),
+                 (dict(row, kernel_file=f"docs/key/{exercises.ROWS_DIM0}"), (False, True)),
+                 (dict(row, kernel_file=exercises.ROWS_DIM0), (False, True)),
+                 (dict(row, kernel_file="my_rows_dim0.cl"), (False, False)),
+                 (dict(row, kernel_file=f"docs/key/{exercises.ROWS_DIM0}", step="kernel02_tiled"), (False, False)))
+        for r, (is_step, is_mine) in cases:
+            with self.subTest(row=r.get("kernel_file")):
+                self.assertEqual((step.matches(r), mine.matches(r)), (is_step, is_mine))
+        # a record's rows of a kernel file are kept from the lessons' tables (TuningFile.rows), and read
+        # by the exercises'
+        from sitegen import records
+        from sitegen.common import NEEDED
+        path = os.path.join(BUILD or "/tmp", "test-exercise-kernel-file.csv")
+        values = {"step": "kernel01_naive", "platform": "NVIDIA CUDA", "device": "GPU", "driver": "1", "m": "4096",
+                  "n": "4096", "k": "4096", "alpha": "1", "beta": "0", "params": f"TS={ts}", "warmup": "2",
+                  "repeat": "5", "median_ms": "20", "best_ms": "19", "gflops": "6000", "gflops_best": "6100",
+                  "parts": "sgemm:20/19", "status": "PASS"}
+        head = NEEDED + [c for c in values if c not in NEEDED] + ["kernel_file"]
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(",".join(head) + "\n")
+            for kernel_file in ("", f"docs/key/{exercises.ROWS_DIM0}"):
+                f.write(",".join(values.get(c, kernel_file if c == "kernel_file" else "") for c in head) + "\n")
+        tf = records.TuningFile(path)
+        self.assertEqual([r["kernel_file"] for r in tf.rows], [""])
+        self.assertEqual([r["kernel_file"] for r in tf.kernel_file_rows], [f"docs/key/{exercises.ROWS_DIM0}"])
+        rows = exercises.recorded_rows([], [tf])
+        self.assertEqual([(step.matches(r), mine.matches(r)) for _, r in rows], [(True, False), (False, True)])
+
     def test_solutions_are_the_kernels_marked(self):
         """The solution of each write-it-yourself exercise is its step's kernel, with as many regions
         marked as the exercise has to write; and an exercise whose kernel changed outside the
