@@ -33,6 +33,7 @@ import os
 import re
 import textwrap
 
+from . import records
 from .common import (InputError, fmt_gflops, fmt_num, fmt_ratio, md_escape, parse_params, parse_parts,
                      read_csv_rows, size_key, size_text)
 
@@ -228,6 +229,9 @@ def key(sections, tests):
             neutral = trim(e.outcome)
             neutral[0] = "**Expected outcome, as the handout gives it.**" + neutral[0][len(OUTCOME):]
             out += relabel(neutral, "key") + [""]
+            cpu = f"\\includedoc {snippet_name(e.number, 'cpu')}"
+            if cpu in (line.strip() for line in e.task):
+                out += ["**The figures recorded on a CPU, as the handout gives them.**", "", cpu, ""]
             if e.key_outcome:
                 full = trim(e.key_outcome)
                 full[0] = "**The outcome in full.**" + full[0][len(KEY_OUTCOME):]
@@ -697,48 +701,60 @@ class Timing:
 
 # exercise 1.2's kernel, from the key, run through step 1's host with --kernel-file
 ROWS_DIM0 = "step01_rows_dim0.cl"
+# the size of the exercises' runs on a CPU (bench/exercises_cpu.sh, which must record at this size)
+CPU_SIZE = 512
 
 
 def _defaults(defaults, step, cls="nvidia-gpu"):
     return dict(defaults.get(step, {}).get(cls, {}))
 
 
-def timings(defaults):
-    """The timing exercises and their variants (the parameters each exercise's loop sets, and on an
-    NVIDIA GPU the defaults for the rest)."""
-    s5 = _defaults(defaults, "kernel05_register_blocking")
-    s6 = _defaults(defaults, "kernel06_padding")
-    s7 = _defaults(defaults, "kernel07_double_buffering")
-    p6 = {k: s6[k] for k in ("TSM", "TSN", "TSK", "WPTM", "WPTN") if k in s6}
-    p7 = {k: s7[k] for k in ("TSM", "TSN", "TSK", "WPTM", "WPTN") if k in s7}
-    ts1 = _defaults(defaults, "kernel01_naive").get("TS")
-    return [
-        Timing("1.2", [Variant(f"step 1, dimension 0 along the columns (TS={ts1})", "kernel01_naive", {"TS": ts1}),
-                       Variant(f"`docs/key/{ROWS_DIM0}`, dimension 0 along the rows (TS={ts1})", "kernel01_naive",
-                               {"TS": ts1}, kernel_file=ROWS_DIM0)]),
-        Timing("1.3", [Variant(f"TS={ts}", "kernel01_naive", {"TS": ts}) for ts in (1, 4, 8, 16, 32)]),
-        Timing("2.5", [Variant(f"TS={ts}", "kernel02_tiled", {"TS": ts}) for ts in (4, 8, 16, 32)]),
-        Timing("3.1", [Variant("step 2, TS=16", "kernel02_tiled", {"TS": 16})]
-               + [Variant(f"step 3, TS=16, WIDTH={w}", "kernel03_vectorized", {"TS": 16, "WIDTH": w})
+def timings(defaults, cpu=False):
+    """The timing exercises and their variants (the parameters each exercise's loop sets, and the
+    defaults for the rest: an NVIDIA GPU's, or with cpu a CPU's, as the exercises run there, at
+    CPU_SIZE and exercise 6.2 at its CPU sizes with its tiles: bench/exercises_cpu.sh)."""
+    cls = "cpu" if cpu else "nvidia-gpu"
+    s5 = _defaults(defaults, "kernel05_register_blocking", cls)
+    s6 = _defaults(defaults, "kernel06_padding", cls)
+    # exercise 7.2 runs step 6's and step 7's NVIDIA parameters on every device
+    n6 = _defaults(defaults, "kernel06_padding")
+    n7 = _defaults(defaults, "kernel07_double_buffering")
+    p6 = {k: n6[k] for k in ("TSM", "TSN", "TSK", "WPTM", "WPTN") if k in n6}
+    p7 = {k: n7[k] for k in ("TSM", "TSN", "TSK", "WPTM", "WPTN") if k in n7}
+    ts1 = _defaults(defaults, "kernel01_naive", cls).get("TS")
+    size = CPU_SIZE if cpu else 4096
+    if cpu:
+        sizes62, tiles62, files62, s5_label = (127, 128, 129), {"TSM": 32, "TSN": 64, "TSK": 16}, ("*",), "CPU"
+    else:
+        # the sweeps' rows alone: each size once per sweep, from one build of the kernels
+        sizes62, tiles62, files62, s5_label = (4095, 4096, 4097), s6, ("docs/results/*",), "NVIDIA"
+    out = [
+        Timing("1.2", [Variant(f"step 1, dimension 0 along the columns (TS={ts1})", "kernel01_naive", {"TS": ts1}, size),
+                       # (the handout shows the CPU's table: its labels name no solution file)
+                       Variant(f"the exchanged kernel, dimension 0 along the rows (TS={ts1})", "kernel01_naive",
+                               {"TS": ts1}, size, kernel_file=ROWS_DIM0)]),
+        Timing("1.3", [Variant(f"TS={ts}", "kernel01_naive", {"TS": ts}, size) for ts in (1, 4, 8, 16, 32)]),
+        Timing("2.5", [Variant(f"TS={ts}", "kernel02_tiled", {"TS": ts}, size) for ts in (4, 8, 16, 32)]),
+        Timing("3.1", [Variant("step 2, TS=16", "kernel02_tiled", {"TS": 16}, size)]
+               + [Variant(f"step 3, TS=16, WIDTH={w}", "kernel03_vectorized", {"TS": 16, "WIDTH": w}, size)
                   for w in (1, 2, 4, 8)]),
         Timing("4.3", [Variant(f"TRANSPOSE_TILE={t}, TRANSPOSE_PAD={p}", "kernel04_transpose",
-                               {"TRANSPOSE_TILE": t, "TRANSPOSE_PAD": p}) for t in (16, 32) for p in (0, 1)],
+                               {"TRANSPOSE_TILE": t, "TRANSPOSE_PAD": p}, size) for t in (16, 32) for p in (0, 1)],
                part="transpose A"),
         Timing("5.2", [Variant(f"{m} x {n}", "kernel05_register_blocking",
-                               {"TSM": 64, "TSN": 64, "TSK": 16, "WPTM": m, "WPTN": n, "WIDTH": 4})
+                               {"TSM": 64, "TSN": 64, "TSK": 16, "WPTM": m, "WPTN": n, "WIDTH": 4}, size)
                        for m, n in ((4, 4), (4, 8), (8, 4), (8, 8))]),
-        Timing("5.3", [Variant("step 5, its NVIDIA defaults", "kernel05_register_blocking", s5)]),
-        # the sweeps' rows alone: each size once per sweep, from one build of the kernels
-        Timing("6.2", [Variant(f"M=N=K={n}", "kernel06_padding", s6, n) for n in (4095, 4096, 4097)],
-               files=("docs/results/*",)),
-        Timing("7.2", [Variant("step 6 with step 6's parameters", "kernel06_padding", p6),
-                       Variant("step 6 with step 7's parameters", "kernel06_padding", p7),
-                       Variant("step 7 with step 6's parameters", "kernel07_double_buffering", p6),
-                       Variant("step 7 with step 7's parameters", "kernel07_double_buffering", p7)],
+        Timing("5.3", [Variant(f"step 5, its {s5_label} defaults", "kernel05_register_blocking", s5, size)]),
+        Timing("6.2", [Variant(f"M=N=K={n}", "kernel06_padding", tiles62, n) for n in sizes62], files=files62),
+        Timing("7.2", [Variant("step 6 with step 6's parameters", "kernel06_padding", p6, size),
+                       Variant("step 6 with step 7's parameters", "kernel06_padding", p7, size),
+                       Variant("step 7 with step 6's parameters", "kernel07_double_buffering", p6, size),
+                       Variant("step 7 with step 7's parameters", "kernel07_double_buffering", p7, size)],
                # the sweeps and the runs made to compare these four, in rounds, with the kernels of the
                # sweeps or close to them (the other tuning runs of these steps used older kernels)
-               files=("docs/results/*", "bench/tuning/*ablation*")),
+               files=("*",) if cpu else ("docs/results/*", "bench/tuning/*ablation*")),
     ]
+    return out
 
 
 def fmt_ms(x):
@@ -817,14 +833,21 @@ def one_run_note(single, lines):
             "five rounds the exercise runs: such a run shows no spread, and no ratio is read from it.")
 
 
-def timing_snippet(t, rows):
+# Where the figures come from: the GPUs' records, or the exercises' runs on a CPU
+ON_GPUS = ("a GPU", "docs/results/, bench/tuning/")
+ON_CPUS = ("a CPU", "bench/tuning/pocl-*-exercises.csv, from bench/exercises_cpu.sh")
+
+
+def timing_snippet(t, rows, where=ON_GPUS, logs=()):
+    """The figures of timing exercise t: for each device of the rows (file as the page names it, row),
+    the table of its variants' runs; logs: the files of those rows with a log beside them (.log)."""
     unit = "GFLOPS" if t.part is None else f"{t.part}, ms"
     faster = (lambda a, b: a > b) if t.part is None else (lambda a, b: a < b)
     fmt = fmt_gflops if t.part is None else fmt_ms
     rows = [(f, r) for f, r in rows if t.takes(f)]
     devices = sorted({r["device"] for _, r in rows if any(v.matches(r) for v in t.variants)})
     if not devices:
-        return f"No run of these variants is recorded on a GPU (docs/results/, bench/tuning/).\n"
+        return f"No run of these variants is recorded on {where[0]} ({where[1]}).\n"
     out = []
     for device in devices:
         lines, files = [], []
@@ -842,24 +865,30 @@ def timing_snippet(t, rows):
         sizes = sorted({v.size for v in t.variants if v.step})
         size = size_text(sizes[0]) if len(sizes) == 1 else "M=N=K=" + ", ".join(str(x[0]) for x in sizes)
         single = [label for label, runs in lines if len(runs) == 1]
-        out.append(f"**{md_escape(device)}**, {size}: every recorded run of each variant on this device, in "
+        logged = [f"`{x[:-len('.csv')]}.log`" for x in files if x in logs]
+        out.append(("Recorded on a CPU, through PoCL: " if where is ON_CPUS else "")
+                   + f"**{md_escape(device)}**, {size}: every recorded run of each variant on this device, in "
                    f"{', '.join(f'`{x}`' for x in files)}. A run gives the {what} of its median and of its best "
                    "timed run; a variant's spread runs from its slowest median to its fastest best; a ratio to the "
                    "first variant recorded is given only where the two spreads do not overlap."
-                   + (" " + one_run_note(single, lines) if single else ""))
+                   + (" " + one_run_note(single, lines) if single else "")
+                   + (f" The commit, the device and the machine's load before and after are in {', '.join(logged)}."
+                      if logged else ""))
         out.append(spread_table("variant", unit, lines, faster, fmt))
     return "\n\n".join(out) + "\n"
 
 
-def local_reads_snippet(tuning_dir):
-    """Exercise 8.2: the cycles per read of each rule of `peak --local-reads` on each recorded GPU,
-    every run with its spread (best-run cycles from the best time), the ratio to col = lane only where
-    the spreads do not overlap."""
+def local_reads_snippet(tuning_dir, where=ON_GPUS):
+    """Exercise 8.2: the cycles per read of each rule of `peak --local-reads` on each recorded GPU (or
+    in the exercises' runs on a CPU), every run with its spread (best-run cycles from the best time),
+    the ratio to col = lane only where the spreads do not overlap."""
     out = []
-    for path in sorted(glob.glob(os.path.join(tuning_dir, "*-local-reads.csv"))):
+    for path in sorted(glob.glob(os.path.join(tuning_dir or "", "*-local-reads.csv"))):
+        if records.is_cpu_exercises(path) != (where is ON_CPUS):
+            continue
         rows = read_csv_rows(path, ["device", "col", "median_ms", "best_ms", "cycles_per_read", "platform"],
                              "peak --local-reads's CSV format")
-        rows = [r for r in rows if _is_gpu(r)]
+        rows = [r for r in rows if _is_gpu(r) == (where is ON_GPUS)]
         if not rows:
             continue
         cols = []
@@ -875,12 +904,13 @@ def local_reads_snippet(tuning_dir):
                     runs.append((c, c * float(r["best_ms"]) / float(r["median_ms"])))
             lines.append((f"`{col}`", runs))
         lines.sort(key=lambda x: x[0] != "`lane`")
-        out.append(f"**{md_escape(rows[0]['device'])}**, `bench/tuning/{os.path.basename(path)}`: the cycles of one "
+        out.append(("Recorded on a CPU, through PoCL: " if where is ON_CPUS else "")
+                   + f"**{md_escape(rows[0]['device'])}**, `bench/tuning/{os.path.basename(path)}`: the cycles of one "
                    "compute unit per read of a warp, for each run from its median and from its best timed run; the "
                    "spread of a rule runs from its slowest median to its fastest best, and a ratio to `lane` is given only where "
                    "the two spreads do not overlap.")
         out.append(spread_table("col", "cycles per read", lines, lambda a, b: a < b, fmt_ms))
-    return ("\n\n".join(out) + "\n") if out else "No run of `peak --local-reads` is recorded on a GPU.\n"
+    return ("\n\n".join(out) + "\n") if out else f"No run of `peak --local-reads` is recorded on {where[0]}.\n"
 
 
 # What makes an exercise a timing exercise (its goal, procedure or expected outcome compares times)
@@ -890,19 +920,37 @@ ON_A_CPU = "On a CPU (PoCL)"
 
 
 def timing_numbers():
-    """The exercises that have a snippet exercise_N_M_gpu.md."""
+    """The exercises that have snippets exercise_N_M_gpu.md and exercise_N_M_cpu.md."""
     return [t.number for t in timings({})] + ["8.2"]
+
+
+def snippet_name(number, kind):
+    """exercise_N_M_gpu.md (the recorded GPUs' figures, in the answer) or exercise_N_M_cpu.md (the
+    exercises' runs on a CPU, beside the paragraph on what a CPU shows)."""
+    return f"exercise_{number.replace('.', '_')}_{kind}.md"
+
+
+def after_cpu_caveat(task):
+    """The first line of the task after the paragraph that starts ON_A_CPU (stripped; None if none)."""
+    for i, line in enumerate(task):
+        if line.startswith(ON_A_CPU):
+            rest = task[i:]
+            end = next((j for j, x in enumerate(rest) if not x.strip()), len(rest))
+            return next((x.strip() for x in rest[end:] if x.strip()), None)
+    return None
 
 
 def timing_problems(sections):
     """What a timing exercise of the page lacks: five rounds of its runs, a paragraph that says what a
-    CPU will and will not show, the recorded GPU figures in its answer; and a snippet no exercise
-    includes, or an exercise with a snippet that does not time anything."""
+    CPU will and will not show followed by the figures recorded on a CPU, the recorded GPU figures in
+    its answer; and a snippet no exercise includes, or an exercise with a snippet that does not time
+    anything."""
     problems = []
     numbers = timing_numbers()
     for e in (e for s in sections for e in s.exercises):
         task = "\n".join(e.task + e.outcome)
-        snippet = f"\\includedoc exercise_{e.number.replace('.', '_')}_gpu.md"
+        snippet = f"\\includedoc {snippet_name(e.number, 'gpu')}"
+        cpu_snippet = f"\\includedoc {snippet_name(e.number, 'cpu')}"
         if not TIMED.search(task):
             if e.number in numbers:
                 problems.append(f"exercise {e.number} has recorded GPU figures but does not time anything")
@@ -912,6 +960,9 @@ def timing_problems(sections):
         if not any(line.startswith(ON_A_CPU) for line in e.task):
             problems.append(f"exercise {e.number} times kernels, but no paragraph starts '{ON_A_CPU}' (what a CPU "
                             "will and will not show)")
+        elif after_cpu_caveat(e.task) != cpu_snippet:
+            problems.append(f"exercise {e.number} times kernels, but its paragraph '{ON_A_CPU} ...' is not followed by "
+                            f"the figures recorded on a CPU ({cpu_snippet})")
         if e.number not in numbers:
             problems.append(f"exercise {e.number} times kernels, but no figures are drawn for it from the records "
                             "(sitegen/exercises.py: timings())")
@@ -921,16 +972,48 @@ def timing_problems(sections):
     return problems
 
 
+def cpu_rows(tuning_dir):
+    """([(file as the page names it, row)] of the exercises' runs on a CPU, [those files with a log
+    beside them])."""
+    out, logs = [], []
+    for path in sorted(glob.glob(os.path.join(tuning_dir or "", records.CPU_EXERCISES))):
+        if path.endswith("-local-reads.csv"):
+            continue
+        t = records.TuningFile(path)
+        name = f"bench/tuning/{t.name}"
+        out += [(name, r) for r in t.rows + t.kernel_file_rows if not _is_gpu(r)]
+        if os.path.exists(path[:-len(".csv")] + ".log"):
+            logs.append(name)
+    return out, logs
+
+
 def write_timings(ctx):
     from .common import write
     rows = recorded_rows(ctx.results, ctx.tuning)
     for t in timings(ctx.defaults):
-        write(os.path.join(ctx.out, f"exercise_{t.number.replace('.', '_')}_gpu.md"), timing_snippet(t, rows))
-    write(os.path.join(ctx.out, "exercise_8_2_gpu.md"), local_reads_snippet(ctx.tuning_dir))
+        write(os.path.join(ctx.out, snippet_name(t.number, "gpu")), timing_snippet(t, rows))
+    write(os.path.join(ctx.out, snippet_name("8.2", "gpu")), local_reads_snippet(ctx.tuning_dir))
+    rows, logs = cpu_rows(ctx.tuning_dir)
+    for t in timings(ctx.defaults, cpu=True):
+        write(os.path.join(ctx.out, snippet_name(t.number, "cpu")), timing_snippet(t, rows, ON_CPUS, logs))
+    write(os.path.join(ctx.out, snippet_name("8.2", "cpu")), local_reads_snippet(ctx.tuning_dir, ON_CPUS))
 
 
-def build(source):
-    """(handout, key) Markdown of the source tree's exercise page."""
+def with_included(text, out_dir):
+    """text, and after it the text of every file it \\includedoc's that out_dir holds (the snippets
+    render() has written there), as Doxygen will show them."""
+    parts = [text]
+    for name in re.findall(r"^\s*\\includedoc (\S+)", text, re.M):
+        path = os.path.join(out_dir or "", name)
+        if out_dir and os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                parts.append(f.read())
+    return "\n".join(parts)
+
+
+def build(source, out_dir=None):
+    """(handout, key) Markdown of the source tree's exercise page; with out_dir, the handout's checks
+    read the snippets it includes from there too."""
     path = os.path.join(source, "docs", PAGE)
     with open(path, encoding="utf-8") as f:
         intro, sections = parse_page(f.read())
@@ -942,7 +1025,7 @@ def build(source):
     if leaked:
         raise InputError(f"docs/{PAGE}: the handout would hold the answers' sentences: "
                          + "; ".join(f"exercise {n}: '{s}'" for n, s in leaked))
-    pointed = handout_problems(source, hand)
+    pointed = handout_problems(source, with_included(hand, out_dir))
     if pointed:
         raise InputError(f"docs/{PAGE}: the handout would point students to the answers: " + "; ".join(pointed))
     lists = lesson_list_problems(source, sections)
@@ -954,7 +1037,7 @@ def build(source):
 def render(ctx):
     write_solutions(ctx.source, ctx.out)
     write_timings(ctx)
-    hand, k = build(ctx.source)
+    hand, k = build(ctx.source, ctx.out)
     os.makedirs(os.path.join(ctx.out, "docs"), exist_ok=True)
     for name, text in ((HANDOUT, hand), (KEY, k)):
         with open(os.path.join(ctx.out, "docs", name + ".md"), "w", encoding="utf-8") as f:

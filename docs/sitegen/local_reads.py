@@ -14,6 +14,7 @@ import statistics
 
 from . import stepdefs
 from .common import InputError, fmt_pct, md_escape, read_csv_rows, write
+from .records import is_cpu_exercises
 
 SUFFIX = "-local-reads.csv"
 COLUMNS = ["platform", "device", "driver", "clock_mhz", "compute_units", "work_items", "col", "vectors",
@@ -84,7 +85,9 @@ class LocalReads:
 
 
 def load(directory):
-    return [LocalReads(p) for p in sorted(glob.glob(os.path.join(directory or "", "*" + SUFFIX)))]
+    # (not the exercises' runs on a CPU, which only exercise 8.2 shows: records.is_cpu_exercises())
+    return [LocalReads(p) for p in sorted(glob.glob(os.path.join(directory or "", "*" + SUFFIX)))
+            if not is_cpu_exercises(p)]
 
 
 def warp_reads(step, P):

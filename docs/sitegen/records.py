@@ -1,5 +1,6 @@
 """The tuning records and compiler reports, from bench/tuning/: bench/tune.py CSVs, the
 `-cl-nv-verbose` build logs (NAME-ptxas.txt) and the device listings in the logs."""
+import fnmatch
 import glob
 import os
 import re
@@ -30,6 +31,16 @@ class TuningFile:
         self.device = {(r["platform"], r["device"]) for r in self.rows}
 
 
+# The timing exercises' runs on a CPU (bench/exercises_cpu.sh: NAME.csv, and NAME-local-reads.csv
+# of peak --local-reads), at sizes of their own: only the exercises read them (sitegen/exercises.py),
+# beside each exercise's paragraph on what a CPU shows, and no lesson's table does
+CPU_EXERCISES = "pocl-*-exercises*.csv"
+
+
+def is_cpu_exercises(path):
+    return fnmatch.fnmatch(os.path.basename(path), CPU_EXERCISES)
+
+
 def load_tuning(directory):
     if not directory or not os.path.isdir(directory):
         return []
@@ -37,7 +48,7 @@ def load_tuning(directory):
     # so do the peaks bench.py records beside a sweep (NAME.peak.csv, as in docs/results/) and step
     # 11's accuracy experiment (a variant column first; sitegen/fragments.py reads it)
     return [TuningFile(p) for p in sorted(glob.glob(os.path.join(directory, "*.csv")))
-            if not p.endswith(("-local-reads.csv", ".peak.csv", "-step11-accuracy.csv"))]
+            if not p.endswith(("-local-reads.csv", ".peak.csv", "-step11-accuracy.csv")) and not is_cpu_exercises(p)]
 
 
 def tuning_for(tuning, r):

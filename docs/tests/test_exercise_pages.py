@@ -6,8 +6,9 @@ docs/exercises.md (docs/sitegen/exercises.py):
   - the check can fail: a sentence of an answer copied into an exercise's expected outcome, or into
     its procedure, makes the generator refuse the page (and so fails the docs build);
   - every exercise that times kernels runs each variant five times, says what a CPU will and will not
-    show, and gives in its answer the recorded GPU figures, each variant's spread beside a ratio
-    read only where the spreads do not overlap;
+    show, followed by the figures recorded on a CPU (bench/exercises_cpu.sh), and gives in its answer
+    the recorded GPU figures, each variant's spread beside a ratio read only where the spreads do not
+    overlap;
   - the solution of each write-it-yourself exercise, made from it and its step's kernel, is that
     kernel with the regions to write marked, and an exercise that no longer matches its kernel is
     refused;
@@ -125,6 +126,15 @@ class ExercisePages(unittest.TestCase):
             with self.subTest(added=added):
                 problems = exercises.handout_problems(SOURCE, self.handout + "\n" + added + "\n")
                 self.assertTrue(any(message in p for p in problems), problems)
+        # ... or in a snippet the handout includes (the figures recorded on a CPU)
+        out = os.path.join(BUILD or "/tmp", "test-exercise-snippets")
+        os.makedirs(out, exist_ok=True)
+        name = next(line.split()[1] for line in self.handout.splitlines() if line.startswith("\\includedoc "))
+        with open(os.path.join(out, name), "w", encoding="utf-8") as f:
+            f.write(f"| `docs/key/{key_files[0]}` | 5 |\n")
+        problems = exercises.handout_problems(SOURCE, exercises.with_included(self.handout, out))
+        self.assertTrue(any(f"names the solution {key_files[0]}" in p for p in problems), problems)
+        os.remove(os.path.join(out, name))
         # a solution kept beside the exercises, named by the handout or not
         source = os.path.join(BUILD or "/tmp", "test-exercise-solution-files")
         os.makedirs(os.path.join(source, "docs", "exercises"), exist_ok=True)
@@ -196,13 +206,54 @@ class ExercisePages(unittest.TestCase):
         for what, old, new, message in (
                 ("rounds", exercises.ROUNDS, "for run in 1; do", "no command runs five rounds"),
                 ("cpu", exercises.ON_A_CPU, "On a laptop", "no paragraph starts 'On a CPU"),
-                ("figures", f"\\includedoc exercise_{e.number.replace('.', '_')}_gpu.md", "", "does not give the recorded")):
+                ("figures", f"\\includedoc exercise_{e.number.replace('.', '_')}_gpu.md", "", "does not give the recorded"),
+                ("cpu figures", f"\\includedoc exercise_{e.number.replace('.', '_')}_cpu.md", "",
+                 "is not followed by the figures recorded on a CPU"),
+                ("cpu figures elsewhere", f"\\includedoc exercise_{e.number.replace('.', '_')}_cpu.md\n",
+                 "Some words first.\n\n\\includedoc exercise_" + e.number.replace('.', '_') + "_cpu.md\n",
+                 "is not followed by the figures recorded on a CPU")):
             with self.subTest(without=what):
                 cut = self.page.replace(text, text.replace(old, new, 1), 1)
                 self.assertNotEqual(cut, self.page)
                 _, sections = exercises.parse_page(cut)
                 problems = exercises.timing_problems(sections)
                 self.assertTrue(any(f"exercise {e.number} " in p and message in p for p in problems), problems)
+
+    def test_cpu_figures(self):
+        """The exercises' runs on a CPU (bench/tuning/pocl-*-exercises*.csv) give each timing exercise
+        its CPU table, with the size it was recorded at, and its log named; no lesson's table reads
+        them (records.load_tuning(), local_reads.load() leave them out)."""
+        import shutil
+        from sitegen import local_reads, params, records
+        from sitegen.common import NEEDED
+        tuning = os.path.join(BUILD or "/tmp", "test-exercise-cpu-records")
+        shutil.rmtree(tuning, ignore_errors=True)
+        os.makedirs(tuning)
+        t = next(t for t in exercises.timings(params.read_defaults(SOURCE), cpu=True) if t.number == "1.3")
+        values = {"platform": "Portable Computing Language", "device": "cpu-x", "driver": "1", "alpha": "1",
+                  "beta": "0", "warmup": "2", "repeat": "5", "median_ms": "20", "best_ms": "19", "status": "PASS",
+                  "parts": "sgemm:20/19"}
+        head = NEEDED + ["parts", "kernel_file"]
+        with open(os.path.join(tuning, "pocl-x-exercises.csv"), "w", encoding="utf-8") as f:
+            f.write(",".join(head) + "\n")
+            for v in t.variants:
+                for rate in (2.0, 2.5):
+                    row = dict(values, step=v.step, m=v.size[0], n=v.size[1], k=v.size[2], gflops=rate,
+                               gflops_best=rate + 0.1, params=" ".join(f"{k}={x}" for k, x in v.params.items()))
+                    f.write(",".join(str(row.get(c, "")) for c in head) + "\n")
+        with open(os.path.join(tuning, "pocl-x-exercises.log"), "w", encoding="utf-8") as f:
+            f.write("load before ...\n")
+        shutil.copy(os.path.join(tuning, "pocl-x-exercises.csv"), os.path.join(tuning, "pocl-x-exercises-local-reads.csv"))
+        rows, logs = exercises.cpu_rows(tuning)
+        self.assertEqual(len(rows), 2 * len(t.variants))
+        text = exercises.timing_snippet(t, rows, exercises.ON_CPUS, logs)
+        self.assertIn(f"Recorded on a CPU, through PoCL: **cpu-x**, M=N=K={exercises.CPU_SIZE}", text)
+        self.assertIn("`bench/tuning/pocl-x-exercises.log`", text)
+        self.assertEqual(text.count("| 2 | 2.00 | 2.00 to 2.60 |"), len(t.variants), text)
+        self.assertEqual(records.load_tuning(tuning), [])
+        self.assertEqual(local_reads.load(tuning), [])
+        self.assertIn("No run of these variants is recorded on a CPU",
+                      exercises.timing_snippet(t, [], exercises.ON_CPUS))
 
     def test_timing_figures_read_a_ratio_only_apart(self):
         """The recorded figures' table gives a ratio to the first variant only where the spreads (the
