@@ -287,16 +287,17 @@ def gain_snippet(steps, step, results, attribution=None):
     out = []
     for r in results:
         row = r.row(step.name)
-        where = f"**{md_escape(r.stem)}**: {r.where()}, {size_text(r.headline)}"
+        # the device, its driver, the date and the parameters are the results page's: a lesson names
+        # the file and the size
+        where = f"**{md_escape(r.stem)}**, {size_text(r.headline)}"
         if row is None:
             out.append(f"- {where}: not in this results file.")
             continue
-        params = f", {md_escape(row['params'])}" if row["params"] else ""
         g = r.gflops(step.name)
         if g is None:
-            out.append(f"- {where}{params}: {row['status']} (see the results page).")
+            out.append(f"- {where}: {row['status']} (see the results page).")
             continue
-        text = f"- {where}{params}: **{fmt_gflops(g)} GFLOPS**"
+        text = f"- {where}: **{fmt_gflops(g)} GFLOPS**"
         if prev:
             p = r.gflops(prev.name)
             text += (f", **{fmt_ratio(g / p)}** step {prev.number}'s {fmt_gflops(p)} GFLOPS" if p
@@ -315,8 +316,6 @@ def gain_snippet(steps, step, results, attribution=None):
                      "above the FMA peak of `bench/peak`)")
         refs = [f"{fmt_ratio(r.vs(step.name, ref))} {label}" for ref, label in REFERENCES
                 if r.vs(step.name, ref) is not None]
-        if r.gflops("cpu_blas"):
-            refs.append(f"{fmt_ratio(g / r.gflops('cpu_blas'))} the host CPU's BLAS")
         if refs:
             text += "; " + ", ".join(refs)
         reason = attribution.not_idea(r, step) if attribution and prev else None
