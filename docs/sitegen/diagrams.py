@@ -658,12 +658,19 @@ def set_text(P):
     return " ".join(f"{k}={v}" for k, v in P.items())
 
 
-def diagram_text(g, d, P, device, size, extra):
+# A lesson shows a diagram's numbers folded (one click away): the picture and the lesson's text say
+# what it shows, the numbers are for the reader who checks them
+FOLD = ('\\htmlonly[block]<details class="numbers"><summary>The picture in numbers (click to show)</summary>'
+        '\\endhtmlonly', '\\htmlonly[block]</details>\\endhtmlonly')
+
+
+def diagram_text(g, d, P, device, size, extra, fold=False):
     """What a diagram shows in numbers, for the page's text under it (the figure's caption stays short):
-    the parameters and the problem, then summary_lines() as a list."""
+    the parameters and the problem, then summary_lines() as a list; folded where `fold`."""
     head = (f"The diagram above: {md_escape(set_text(g.params))}, on an example problem M={size[0]} N={size[1]} "
             f"K={size[2]}{md_escape(extra)}.")
-    return head + "\n\n" + "\n".join(f"- {md_escape(line)}" for line in summary_lines(g, d, P, device)) + "\n"
+    text = head + "\n\n" + "\n".join(f"- {md_escape(line)}" for line in summary_lines(g, d, P, device)) + "\n"
+    return f"{FOLD[0]}\n\n{text}\n{FOLD[1]}\n" if fold else text
 
 
 def render(ctx):
@@ -695,7 +702,7 @@ def render(ctx):
                      device)
             ran = f" (the run{'s' if len(stems) > 1 else ''} of {', '.join(stems)})" if stems else ""
             out.append(f"\\image html {name} \"Step {s.number}, {md_escape(who)}{ran}\"\n\n"
-                       + diagram_text(g, d, P, device, size, extra))
+                       + diagram_text(g, d, P, device, size, extra, fold=not out))
         # the lesson draws the first set (the GPUs' where one was recorded), the lab record the others
         write(os.path.join(ctx.out, f"{s.page}_diagram.md"), out[0] if out else "")
         write(os.path.join(ctx.out, f"{s.page}_diagram_more.md"), "\n".join(out[1:]) or

@@ -336,17 +336,20 @@ def sizes_snippet(steps, step, results, out, attribution=None):
                       max((x for x in rs if not x[2]), key=lambda x: x[1]))
             line += ("; " if checked else "") + (
                 f"{fmt_ratio(lo[1])} to {fmt_ratio(hi[1])} at the {len(unchecked)} UNVERIFIED sizes "
-                f"({', '.join(str(x) for x in unchecked)}: measured, not checked; hatched bars, open points)")
+                f"({', '.join(str(x) for x in unchecked)}: not checked: hatched bars, open points)")
         # where the gain at a size is not the step's idea (attribution.py), why, sizes grouped by reason
         why = {}
         for x, _, verified in rs:
             reason = attribution.not_idea(r, step, (x, x, x)) if attribution and verified else None
             if reason:
                 why.setdefault(reason, []).append(x)
+        headline = attribution.not_idea(r, step) if attribution else None
         for reason, sizes in why.items():
             where = ("at every one of these sizes" if len(sizes) == len(checked) and len(sizes) > 1
                      else "at " + ", ".join(str(x) for x in sizes))
-            line += f". {where[0].upper() + where[1:]} the difference is not this step's idea: {reason}"
+            # the reason at the headline size is in the lesson's sentence above: named, not repeated
+            line += (f". {where[0].upper() + where[1:]} the difference is not this step's idea"
+                     + (" (the reason: above)" if reason == headline else f": {reason}"))
         lines.append(line + ".")
     text = "\n".join(lines) + "\n"
     if compare(steps, step, results, os.path.join(out, f"compare_{step.page}.svg")) is not None:
@@ -374,9 +377,8 @@ def vs_prev_snippet(steps, step, results, out):
     base, _ = pairs(steps, step, results)
     what = f"{base}'s" if previous_step(steps, step) else "the library's (cuBLAS on a GPU, else CLBlast)"
     return (f"\\image html {name} \"Step {step.number} over {base} at each size (linear scale)\"\n\n"
-            f"Each bar is step {step.number}'s GFLOPS over {what} at one size (the medians, from "
-            "`docs/results/`), drawn from 1.0: above the line step " + f"{step.number} is faster, below it slower; "
-            "a hatched bar is a size where either run was UNVERIFIED (measured, not checked).\n")
+            f"Each bar: step {step.number}'s GFLOPS over {what} at one size (medians); above 1.0 step "
+            f"{step.number} is faster; hatched: UNVERIFIED.\n")
 
 
 def measurements(r, tuning, step_name):

@@ -70,11 +70,9 @@ def snippet(results, tuning_dir, defaults):
         if not listing or not P:
             continue
         dev = stepdefs.Device(listing[0], listing[1])
-        parts = [f"With the NVIDIA defaults on **{md_escape(r.stem)}** ({listing[0]} compute units, "
-                 f"GROUPS_PER_CU = {P['GROUPS_PER_CU']}: {listing[0] * P['GROUPS_PER_CU']} work-groups at once). "
-                 "The model's time counts the tiles of K walked one after another on the busiest place; the "
-                 "copies' cost is what writing and adding up the slices' partial results costs, in the same "
-                 "unit."]
+        parts = [f"With the NVIDIA defaults on **{md_escape(r.stem)}**: {listing[0]} compute units x "
+                 f"GROUPS_PER_CU = {P['GROUPS_PER_CU']}, {listing[0] * P['GROUPS_PER_CU']} work-groups at once. "
+                 "The model's time is the tiles of K walked one after another; the copies are priced in tiles too."]
         for size in SIZES:
             text, table = example(d, P, size, dev)
             parts.append(text + ("\n\n" + table if table else ""))

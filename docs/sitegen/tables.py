@@ -312,8 +312,7 @@ def gain_snippet(steps, step, results, attribution=None):
                      f"{fmt_gflops(r.peak.tf32)} GFLOPS, over its three products)")
         elif pct is not None:
             text += (f"; {fmt_pct(pct)} of the measured FMA peak" if not r.ceiling_by else
-                     f"; {fmt_pct(pct)} of the fastest rate measured on this hardware (`{r.ceiling_by[0]}`'s, "
-                     "above the FMA peak of `bench/peak`)")
+                     f"; {fmt_pct(pct)} of the fastest rate measured there (`{r.ceiling_by[0]}`'s)")
         refs = [f"{fmt_ratio(r.vs(step.name, ref))} {label}" for ref, label in REFERENCES
                 if r.vs(step.name, ref) is not None]
         if refs:
