@@ -16,6 +16,33 @@ def unified_diff(root, old, new):
     return proc.stdout
 
 
+def strip_comments(text):
+    """C or OpenCL C source without its comments: a // comment to the end of its line, a /* */ comment
+    as one space (its newlines kept, so that every line keeps its number); string and character
+    literals are kept as they are, so that a "//" in one is not read as a comment."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] not in (c, "\n"):
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append("\n" * text.count("\n", i, j) or " ")
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
 def diff_html(diff_text):
     """A unified diff as a <pre class="diff"> block, one coloured span per line (docs/extra.css)."""
     if not diff_text:
