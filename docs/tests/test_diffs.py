@@ -3,10 +3,16 @@
   - none of its changed lines changes only a comment: read with the lines around it in its hunk, so
     that a line inside a /* */ comment is one, the line holds no code;
   - the check fails on a diff that shows a comment's change;
-  - diffs.strip_comments() keeps a "//" or "/*" inside a string or character literal.
+  - the full diff, comments included, is folded below it (<details>);
+  - its hunks' line numbers are the files': each side's first line of a hunk is, less its comment,
+    the file's line of that number;
+  - diffs.strip_comments() keeps a "//" or "/*" inside a string or character literal, and
+    diffs.scopes() finds a kernel's name behind __attribute__((...)), a typedef's after its brace,
+    the loop around a line, and a block opened in both branches of an #if once.
 Usage: test_diffs.py SOURCE_DIR"""
 import html.parser
 import os
+import re
 import sys
 import tempfile
 import types
@@ -104,6 +110,36 @@ class ShownDiffs(unittest.TestCase):
         if faults:
             self.fail("the diff shown is the code's, the comments' changes one click away:\n  " + "\n  ".join(faults))
 
+    def test_full_diff_folded(self):
+        for name, page in self.pages.items():
+            with self.subTest(page=name):
+                self.assertRegex(page, r'<details class="diff"><summary>The full diff[^<]*</summary>\s*'
+                                       r'<pre class="diff">')
+
+    def test_line_numbers_are_the_files(self):
+        for s in self.steps[1:]:
+            before = self.steps[self.steps.index(s) - 1]
+            for what, files in (("kernel", (before.kernel, s.kernel)),
+                                ("host", (f"{before.directory}/main.c", f"{s.directory}/main.c"))):
+                texts = []
+                for path in files:
+                    with open(os.path.join(SOURCE, path), encoding="utf-8") as f:
+                        texts.append(diffs.strip_comments(f.read()).split("\n"))
+                hunks = []
+                for cls, text in shown_lines(self.pages[f"{s.page}_{what}_diff.html"]):
+                    if cls == "hunk":
+                        hunks.append((text, []))
+                    elif hunks:
+                        hunks[-1][1].append((cls, text))
+                for header, body in hunks:
+                    m = re.match(r"@@ -(\d+),\d+ \+(\d+),\d+ @@", header)
+                    self.assertTrue(m, f"{s.page} {what}: hunk header {header!r}")
+                    for side, marks in ((0, ("del", "ctx")), (1, ("add", "ctx"))):
+                        first = next((text for cls, text in body if cls in marks), None)
+                        if first is not None:
+                            with self.subTest(step=s.page, what=what, hunk=header, file=files[side]):
+                                self.assertEqual(texts[side][int(m.group(side + 1)) - 1].rstrip(), first[1:])
+
     def test_the_check_sees_a_comment(self):
         """A comment line, a line inside a /* */ comment, a code line that gains a trailing comment
         (its old form removed: the check sees the comment's line, which holds code, and passes it)."""
@@ -115,6 +151,46 @@ class ShownDiffs(unittest.TestCase):
     def test_literals_kept(self):
         text = 'a = "// no /* comment"; b = \'/\'; // yes\nc = 1; /* x\ny */ d = "\\"//";\n'
         self.assertEqual(diffs.strip_comments(text), 'a = "// no /* comment"; b = \'/\'; \nc = 1; \n d = "\\"//";\n')
+
+
+    def test_scopes(self):
+        source = "\n".join([
+            "#define X 1  // a macro",             # 1
+            "__kernel __attribute__((reqd_work_group_size(X, X, 1)))",
+            "void sgemm(const int M,",            # 3
+            "           const int N)",
+            "{",                                  # 5
+            "    // a comment line, dropped",
+            "    for (int t = 0; t < M; t++) {",  # 7
+            '        char *s = "}";',
+            "#if Y",                              # 9
+            "        if (t) {",
+            "#else",                              # 11
+            "        if (!t) {",
+            "#endif",                             # 13
+            "            t += N;",
+            "        }",                          # 15
+            "    }",
+            "}",                                  # 17
+            "typedef struct {",
+            "    int a;",                         # 19
+            "} pair;",
+            "",                                   # 21
+            "",
+            "inline void f(void) { }",            # 23
+            ""])
+        code = diffs.code_lines(source)
+        self.assertEqual([n for n, _ in code], [1, 2, 3, 4, 5] + list(range(7, 22)) + [23])
+        self.assertEqual(code[0], (1, "#define X 1"))
+        blocks = diffs.scopes(code)
+        self.assertEqual(diffs.enclosing(blocks, 1), [])
+        self.assertEqual(diffs.enclosing(blocks, 2), ["sgemm"])
+        self.assertEqual(diffs.enclosing(blocks, 8), ["sgemm", "for (int t = 0; t < M; t++)"])
+        self.assertEqual(diffs.enclosing(blocks, 14), ["sgemm", "for (int t = 0; t < M; t++)", "if (!t)"])
+        self.assertEqual(diffs.enclosing(blocks, 16), ["sgemm", "for (int t = 0; t < M; t++)"])
+        self.assertEqual(diffs.enclosing(blocks, 19), ["pair"])
+        self.assertEqual(diffs.enclosing(blocks, 21), [])
+        self.assertEqual(diffs.enclosing(blocks, 23), ["f"])
 
 
 if __name__ == "__main__":
