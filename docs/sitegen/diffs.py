@@ -2,6 +2,9 @@
 previous step, its kernel file and its main.c, coloured for \\htmlinclude (issue 46):
   - the code's changes: `diff -u` of the two files with their comments left out (code_lines()), the
     hunks' line numbers the files' own, each hunk headed by the function it is in;
+  - where that is long (more than LONG changed lines), a list of its hunks above it, each with the
+    function it changes and the innermost block around its changes (the loop over K ...), read from
+    the code (scopes()), so that the lesson can walk its parts;
   - the full `diff -u`, comments and the file's header included, folded in a <details> below it.
 stepNN_kernel.diff and stepNN_kernel_code.diff (and _host) are the two diffs as text."""
 import html
@@ -11,6 +14,10 @@ import subprocess
 import tempfile
 
 from .common import ToolError, previous_step, write
+
+# More changed lines than this in the code's diff: the hunks are listed above it
+LONG = 60
+
 
 def run_diff(old_label, new_label, old_path, new_path):
     """`diff -u` of two files, labelled old_label and new_label."""
@@ -250,6 +257,45 @@ def changed(diff_text):
     return sum(line.startswith("-") for line in lines), sum(line.startswith("+") for line in lines)
 
 
+def part_text(part, step):
+    """Where a part of a hunk is and what it changes, as HTML: `sgemm`, in `for (...)`: lines 450
+    to 470, 5 removed, 12 added. Its lines are the new file's, the old file's where it only removes."""
+    if part.function:
+        name = f"<code>{html.escape(part.function)}</code>"
+    else:
+        defines = ", ".join(dict.fromkeys(part.defines))
+        name = "outside the functions" + (f" (<code>#define {defines}</code>)" if defines else "")
+    if part.inner:
+        name += f", in <code>{html.escape(part.inner)}</code>"
+    side = 3 if part.added else 2
+    spans = []
+    for run in part.runs:
+        numbers = [number for s, number in run if s == side]
+        if numbers:
+            first, last = min(numbers), max(numbers)
+            spans.append(f"{first}" if first == last else f"{first} to {last}")
+    word = "line" if len(spans) == 1 and " to " not in spans[0] else "lines"
+    listed = spans[0] if len(spans) == 1 else ", ".join(spans[:-1]) + " and " + spans[-1]
+    where = "" if side == 3 else f" of step {step - 1}'s file"
+    counts = ", ".join(f"{n} {what}" for n, what in ((part.removed, "removed"), (part.added, "added")) if n)
+    return f"{name}: {word} {listed}{where}, {counts}"
+
+
+def parts_html(hunks, blocks, anchor, step):
+    """The list of a long diff's hunks, each linked to its place in the diff, with the function it
+    changes, or where it changes several, a list of those."""
+    out = ['<ol class="diffparts">\n']
+    for k, hunk in enumerate(hunks, 1):
+        ps = parts(hunk, blocks)
+        link = f'<a href="#{anchor}{k}">hunk {k}</a>'
+        if len(ps) == 1:
+            out.append(f"<li>{link}: {part_text(ps[0], step)}</li>\n")
+        else:
+            out.append(f"<li>{link}, {len(ps)} parts:<ul>\n"
+                       + "".join(f"<li>{part_text(p, step)}</li>\n" for p in ps) + "</ul></li>\n")
+    return "".join(out) + "</ol>\n"
+
+
 def diff_html(diff_text, anchor=None):
     """A unified diff as a <pre class="diff"> block, one coloured span per line (docs/extra.css);
     with an anchor, hunk k's header (from 1) has the id anchor + k."""
@@ -273,9 +319,9 @@ def diff_html(diff_text, anchor=None):
     return "".join(out) + "</pre>\n"
 
 
-def page_html(name, old, new, full, hunks, blocks):
-    """What a lesson's \\htmlinclude shows: one line saying what the diff below it is, the code's diff,
-    then the full diff folded."""
+def page_html(name, step, old, new, full, hunks, blocks):
+    """What a lesson's \\htmlinclude shows: one line saying what the diff below it is, the list of its
+    hunks where it is long, the code's diff, then the full diff folded."""
     code = code_diff_text(old, new, hunks, blocks)
     removed, added = changed(code)
     anchor = f"{name}_hunk"
@@ -285,6 +331,9 @@ def page_html(name, old, new, full, hunks, blocks):
                "folded below it.</p>\n"]
     else:
         out = ['<p class="diffnote">The code is the same: only comments changed (the full diff, below).</p>\n']
+    if removed + added > LONG:
+        out.append(f'<p class="diffnote">Its {len(hunks)} hunks, with the function each changes:</p>\n')
+        out.append(parts_html(hunks, blocks, anchor, step))
     out.append(diff_html(code, anchor))
     full_removed, full_added = changed(full)
     out.append(f'<details class="diff"><summary>The full diff, comments and the header included: '
@@ -305,4 +354,4 @@ def render(ctx):
             name = f"{s.page}_{what}"
             write(os.path.join(ctx.out, f"{name}.diff"), full)
             write(os.path.join(ctx.out, f"{name}_code.diff"), code_diff_text(old, new, hunks, blocks))
-            write(os.path.join(ctx.out, f"{name}_diff.html"), page_html(name, old, new, full, hunks, blocks))
+            write(os.path.join(ctx.out, f"{name}_diff.html"), page_html(name, s.number, old, new, full, hunks, blocks))

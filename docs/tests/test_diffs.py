@@ -6,6 +6,8 @@
   - the full diff, comments included, is folded below it (<details>);
   - its hunks' line numbers are the files': each side's first line of a hunk is, less its comment,
     the file's line of that number;
+  - a diff of more than diffs.LONG changed lines has the list of its hunks above it, each linked to
+    its hunk and naming the functions its header names; a shorter one has none;
   - diffs.strip_comments() keeps a "//" or "/*" inside a string or character literal, and
     diffs.scopes() finds a kernel's name behind __attribute__((...)), a typedef's after its brace,
     the loop around a line, and a block opened in both branches of an #if once.
@@ -23,6 +25,37 @@ from sitegen import diffs  # noqa: E402
 from sitegen.sources import discover_steps  # noqa: E402
 
 SOURCE = None
+
+
+class Parts(html.parser.HTMLParser):
+    """The items of the list of hunks (<ol class="diffparts">), as (href, text), and every id."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.items, self.ids, self.depth, self.in_list = [], set(), 0, False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"])
+        if tag == "ol" and a.get("class") == "diffparts":
+            self.in_list = True
+        elif self.in_list and tag == "li":
+            self.depth += 1
+            if self.depth == 1:
+                self.items.append([None, ""])
+        elif self.in_list and tag == "a" and self.depth == 1 and self.items[-1][0] is None:
+            self.items[-1][0] = a.get("href")
+
+    def handle_endtag(self, tag):
+        if tag == "li" and self.in_list:
+            self.depth -= 1
+        elif tag == "ol" and self.in_list and not self.depth:
+            self.in_list = False
+
+    def handle_data(self, data):
+        if self.in_list and self.depth:
+            self.items[-1][1] += data
 
 
 class ShownDiff(html.parser.HTMLParser):
@@ -139,6 +172,23 @@ class ShownDiffs(unittest.TestCase):
                         if first is not None:
                             with self.subTest(step=s.page, what=what, hunk=header, file=files[side]):
                                 self.assertEqual(texts[side][int(m.group(side + 1)) - 1].rstrip(), first[1:])
+
+    def test_long_diffs_list_their_hunks(self):
+        for name, page in self.pages.items():
+            lines = shown_lines(page)
+            changed = sum(cls in ("add", "del") for cls, _ in lines)
+            hunks = [text for cls, text in lines if cls == "hunk"]
+            parts = Parts()
+            parts.feed(page)
+            with self.subTest(page=name, changed=changed):
+                if changed <= diffs.LONG:
+                    self.assertEqual(parts.items, [])
+                    continue
+                self.assertEqual(len(parts.items), len(hunks), "one item a hunk")
+                for (href, text), header in zip(parts.items, hunks):
+                    self.assertTrue(href and href[1:] in parts.ids, f"{href} links to no id")
+                    for function in header.split("@@")[-1].split(","):
+                        self.assertIn(function.strip(), text)
 
     def test_the_check_sees_a_comment(self):
         """A comment line, a line inside a /* */ comment, a code line that gains a trailing comment
