@@ -191,9 +191,11 @@ class Attribution:
             for label, rate in off:
                 if gain > 1 and rate > 1 + (gain - 1) / 2:
                     # the run in words: its file is named in the lab record (a lesson names no run file)
-                    return (f"without its idea ({label}, measured in the same rounds: \\ref lab{step.number:02d} "
-                            f"\"the lab record\" has the run) it kept {fmt_ratio(rate)} of its "
-                            f"{fmt_ratio(gain)} over step {step.number - 1}")
+                    # its own figures, not the sweep's: said as the run's, so that a sentence with the sweep's
+                    # ratio beside it does not read as two figures of one measurement
+                    return (f"in the runs of the idea alone (\\ref lab{step.number:02d} \"the lab record\"), where "
+                            f"step {step.number} measured {fmt_ratio(gain)} step {step.number - 1}'s, {label} still "
+                            f"measured {fmt_ratio(rate)}")
         return None
 
     def not_idea(self, r, step, size=None):
