@@ -628,11 +628,12 @@ def split_example(d, P, device):
 
 
 def chosen_text(d, P, size, device, where):
-    """What the host chose for the parameters of `chosen` left at 0, for a caption, or ""."""
+    """What the host chose for the parameters of `chosen` left at 0, as a clause to add to a title
+    ("; the host chose ..."), or "" where it chose nothing (step 11 leaves none at 0)."""
     picked = d.chosen_values(P, size, device)
     if not picked:
         return ""
-    out = "the host chose " + " and ".join(f"{k}={v}" for k, v in picked.items())
+    out = "; the host chose " + " and ".join(f"{k}={v}" for k, v in picked.items())
     if device and device.compute_units:
         return out + f" on {where}"
     return out + " (no compute units known: as on docs/tests/plan_dump.c's device)"
@@ -691,7 +692,7 @@ def render(ctx):
                         device, where = stepdefs.Device(listing[0], listing[1], r.device), r.stem
                         break
                 size = split_example(d, P, device)
-                extra = "; " + chosen_text(d, P, size, device, where)
+                extra = chosen_text(d, P, size, device, where)
             else:
                 size = example_size(d, P)
             name = f"diagram_{s.page}_{label}.svg"
@@ -717,7 +718,7 @@ def render(ctx):
         size = size or example_size(d, P)
         if d.refusal(d.resolve(P, size), size):
             raise InputError(f"a page names {name}, which step {number} refuses: {d.refusal(d.resolve(P, size), size)}")
-        extra = ("; " + chosen_text(d, P, size, None, "")) if any(P.get(k) == 0 for k in d.chosen) else ""
+        extra = chosen_text(d, P, size, None, "") if any(P.get(k) == 0 for k in d.chosen) else ""
         g = draw(d, P, size, os.path.join(ctx.out, name),
                  f"Step {s.number} with {set_text(values)}: the problem M={size[0]} N={size[1]} K={size[2]}" + extra,
                  width=width)

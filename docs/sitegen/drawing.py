@@ -16,6 +16,8 @@ docs/tests/test_drawings.py):
       MAX_LINES lines (a caption that long belongs in the page's text);
     - a text that lines up its parts with runs of spaces ("a0  a1  a2" over a key's swatches): the
       browser's font is not matplotlib's, and the parts drift from what they name;
+    - a text that ends in a separator (';', ',' or ':'): a clause left dangling, something the
+      text generation meant to add and did not;
     - a figure wider than WIDTH_PX: the text column of a 1024-pixel window beside the navigation
       tree, so that no figure is scaled down or cut at 1024 or 1280 pixels.
   hidden_series(fig): the legend entries (lines with a label) that cannot be seen: at least VISIBLE
@@ -426,6 +428,8 @@ def layout_faults(fig):
         if re.search(r"\S {2,}\S", t.get_text()):
             out.append(f"{name} lines up its parts with runs of spaces, which the reader's font does not keep: "
                        "give each part its own text, where it belongs")
+        if re.search(r"[;,:]\s*$", t.get_text()):
+            out.append(f"{name} ends in {t.get_text().rstrip()[-1]!r}: a clause left dangling")
         lines = t.get_text().count("\n") + 1
         if lines > MAX_LINES:
             out.append(f"{name} has {lines} lines (at most {MAX_LINES}: the rest belongs in the page's text)")

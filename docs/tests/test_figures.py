@@ -2,7 +2,8 @@
 bench/tuning/), read at a glance (docs/sitegen/drawing.py says what each check means):
   - no text over another text, or beside another closer than a space between two words, across a
     line, a marker, an axes' frame or a shape's edge, or off the figure; no legend over the data;
-    no text rotated at a slant or longer than three lines, none that lines up its parts with spaces;
+    no text rotated at a slant or longer than three lines, none that lines up its parts with spaces,
+    none that ends in a separator (a clause left out);
   - every legend entry (a line with a label) shows: not hidden under the others;
   - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), less the
     indent of the list items and answer folds a page shows it in, so that none is scaled down or cut
@@ -117,6 +118,15 @@ class Checks(unittest.TestCase):
         ax.text(1, 2, "a0  a1  a2")
         ax.text(1, 6, "one space between words")
         self.assertEqual([f.split(" lines up")[0] for f in self.faults(fig)], ["'a0  a1  a2'"])
+
+    def test_dangling_separator(self):
+        """A text that ends in a separator left a clause out ('K=512;': the host's choice that was not
+        there); one that ends in a word or a full stop does not."""
+        fig, ax = self.figure()
+        ax.set_title("an example problem M=1024 N=1024 K=512;")
+        ax.text(1, 2, "one, two: three.")
+        self.assertEqual(self.faults(fig), ["'an example problem M=1024 N=1024 K=512;' ends in ';': a clause left "
+                                            "dangling"])
 
     def test_legend_over_the_data(self):
         fig, ax = self.figure()
