@@ -19,7 +19,10 @@ docs/tests/test_drawings.py):
     - a text that ends in a separator (';', ',' or ':'): a clause left dangling, something the
       text generation meant to add and did not;
     - a figure wider than WIDTH_PX: the text column of a 1024-pixel window beside the navigation
-      tree, so that no figure is scaled down or cut at 1024 or 1280 pixels.
+      tree, so that no figure is scaled down or cut at 1024 or 1280 pixels;
+    - a ratio axis (its label a quotient, 'step 11 / step 10', or names a ratio: RATIO_AXIS) that
+      runs below zero: no ratio is negative, so the reader would look for bars or points that cannot
+      be there (a linear ratio axis starts at 0 or above; a log one cannot go below).
   hidden_series(fig): the legend entries (lines with a label) that cannot be seen: at least VISIBLE
     of the pixels a line colours when it is drawn alone must look the same with every line drawn.
 
@@ -92,6 +95,9 @@ def figure_places(pages, snippets):
         walk(name, text, 0, 0, frozenset())
     return out
 MAX_LINES = 3
+# An axis of ratios: its label a quotient of two names ('step 11 / step 10'; not 'GB/s') or that
+# names a ratio, a speed-up or a factor ('x')
+RATIO_AXIS = re.compile(r"\S / \S|\bratio\b|\bspeed-?up\b|\(x\)", re.I)
 THIN = 0.6
 VISIBLE = 0.3
 SLACK = 1.0  # px: boxes that meet by less than this each way do not overlap
@@ -449,6 +455,11 @@ def layout_faults(fig):
             if owner.axes is ax and _meet(lbox, m):
                 covered.add(describe(owner))
         out += [f"the legend covers {c}" for c in sorted(covered)]
+    for ax in fig.axes:
+        for which, label, limits in (("y", ax.get_ylabel(), ax.get_ylim()), ("x", ax.get_xlabel(), ax.get_xlim())):
+            if ax.get_visible() and RATIO_AXIS.search(label) and min(limits) < 0:
+                out.append(f"the ratio axis {label!r} ({which}) runs below zero, to {min(limits):.3g}: start it at 0 "
+                           "or above (or draw it on a log scale)")
     width_px = fig.get_figwidth() * 96
     if width_px > WIDTH_PX + 0.5:
         out.append(f"the figure is {width_px:.0f} px wide: wider than the text column of a 1024-pixel window "

@@ -286,7 +286,8 @@ def vs_prev(steps, step, results, path):
         ax.axhline(1.0, color="#222222", lw=1.0, zorder=4, gid="the line of 1.0")
         lo, hi = min(ratios + [1.0]), max(ratios + [1.0])
         span = max(hi - lo, 0.02)
-        ax.set_ylim(lo - 0.28 * span, hi + 0.28 * span)
+        # no ratio is negative: the axis stops at 0 (a bar down to near 0 takes its label inside)
+        ax.set_ylim(max(0.0, lo - 0.28 * span), hi + 0.28 * span)
         ax.set_xlim(-0.6, len(rows) - 0.4)
         ax.set_xticks(xs)
         ax.set_xticklabels([str(x[0]) for x in rows], fontsize=7.5)
@@ -305,8 +306,10 @@ def vs_prev(steps, step, results, path):
         percent = all(0.8 <= q <= 1.25 for q in ratios)
         for x, q in zip(xs, ratios):
             up = q >= 1
+            # beyond the bar's end; for a bar down to near 0, where the axis stops, inside its end
             placer.add(ax, (x, q), change_text(q, percent), [(0, 2 if up else -2, "center", "bottom" if up else "top")] +
-                       [(0, (2 + 8 * k) * (1 if up else -1), "center", "bottom" if up else "top") for k in range(1, 4)],
+                       [(0, (2 + 8 * k) * (1 if up else -1), "center", "bottom" if up else "top") for k in range(1, 4)]
+                       + ([] if up else [(0, 2, "center", "bottom")]),
                        fontsize=7, leader_from=99, color="#222222")
     placer.place()
     save(fig, path)

@@ -3,7 +3,7 @@ bench/tuning/), read at a glance (docs/sitegen/drawing.py says what each check m
   - no text over another text, or beside another closer than a space between two words, across a
     line, a marker, an axes' frame or a shape's edge, or off the figure; no legend over the data;
     no text rotated at a slant or longer than three lines, none that lines up its parts with spaces,
-    none that ends in a separator (a clause left out);
+    none that ends in a separator (a clause left out); no ratio axis below zero;
   - every legend entry (a line with a label) shows: not hidden under the others;
   - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), less the
     indent of the list items and answer folds a page shows it in, so that none is scaled down or cut
@@ -127,6 +127,23 @@ class Checks(unittest.TestCase):
         ax.text(1, 2, "one, two: three.")
         self.assertEqual(self.faults(fig), ["'an example problem M=1024 N=1024 K=512;' ends in ';': a clause left "
                                             "dangling"])
+
+    def test_ratio_axis_below_zero(self):
+        """A ratio axis (a quotient as its label) that runs below zero is a fault; one from 0 up, one on
+        a log scale, and an axis of another quantity (GB/s) that runs below zero are not."""
+        fig, ax = self.figure()
+        ax.set_ylabel("step 11 / step 10")
+        ax.set_ylim(-0.25, 1.25)
+        self.assertEqual(self.faults(fig), ["the ratio axis 'step 11 / step 10' (y) runs below zero, to -0.25: "
+                                            "start it at 0 or above (or draw it on a log scale)"])
+        ax.set_ylim(0, 1.25)
+        ax.set_xlabel("GB/s")
+        ax.set_xlim(-1, 10)
+        fig.tight_layout()
+        self.assertEqual(self.faults(fig), [])
+        ax.set_yscale("log")
+        ax.set_ylim(0.01, 2)
+        self.assertEqual(self.faults(fig), [])
 
     def test_legend_over_the_data(self):
         fig, ax = self.figure()
