@@ -243,9 +243,12 @@ def panel_problem(cv, v):
             if s:  # on A beside the split rows only: the whole rows walk all of K
                 cv.ax.plot([ax0 + b0, ax0 + b0], [split_y, m], color="#7a55b0", lw=0.9, ls=(0, (3, 2)), zorder=7)
                 cv.ax.plot([0, n], [by0 + b0, by0 + b0], color="#7a55b0", lw=0.9, ls=(0, (3, 2)), zorder=7)
-            if g.slices <= 8 and b1 > b0:  # "slice s" where it fits its part of A's width, else "s"
-                label = f"slice {s}" if (b1 - b0) / per_pt >= 32 else f"{s}"
-                cv.text(ax0 + (b0 + b1) / 2, m + gap * 0.12, label, va="top", size=7, color="#5a3d8a",
+            # "slice s" where it fits its part of A's width, else "s"; where not even that fits
+            # beside its neighbours' (10 px text), only the slice the work-group walks
+            wide = (b1 - b0) / per_pt
+            if g.slices <= 8 and b1 > b0 and (wide >= 12 or s == v.slice):
+                label = f"slice {s}" if wide >= 32 else f"{s}"
+                cv.text(ax0 + (b0 + b1) / 2, m + gap * 0.12, label, va="top", size=7.5, color="#5a3d8a",
                         weight="bold" if s == v.slice else "normal")
     cv.rect(ax0 + k0, ty, k1 - k0, a_rows, fill=BAND_FILL, edge="#5b7bb0", lw=0.6, z=2)
     cv.rect(tx, by0 + k0, b_cols, k1 - k0, fill=BAND_FILL, edge="#5b7bb0", lw=0.6, z=2)

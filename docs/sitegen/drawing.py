@@ -23,11 +23,15 @@ docs/tests/test_drawings.py):
     - a ratio axis (its label a quotient, 'step 11 / step 10', or names a ratio: RATIO_AXIS) that
       runs below zero: no ratio is negative, so the reader would look for bars or points that cannot
       be there (a linear ratio axis starts at 0 or above; a log one cannot go below).
+  small_texts(svg, display_px): the texts of a saved SVG smaller than MIN_TEXT_PX on the page: its
+    font size in the SVG's units, times the width the page shows it at over its viewBox's width (a
+    mathtext superscript, '10' with a smaller '3', included).
   hidden_series(fig): the legend entries (lines with a label) that cannot be seen: at least VISIBLE
     of the pixels a line colours when it is drawn alone must look the same with every line drawn.
 
 Thin lines of a grid (a LineCollection thinner than THIN points, an axes' grid) are the paper the
 figure is drawn on: a text may cross them."""
+import html
 import os
 import re
 
@@ -95,6 +99,9 @@ def figure_places(pages, snippets):
         walk(name, text, 0, 0, frozenset())
     return out
 MAX_LINES = 3
+# The smallest text a figure may show, in px on the page (matplotlib's 7.5 pt in a figure shown at
+# its own width)
+MIN_TEXT_PX = 10.0
 # An axis of ratios: its label a quotient of two names ('step 11 / step 10'; not 'GB/s') or that
 # names a ratio, a speed-up or a factor ('x')
 RATIO_AXIS = re.compile(r"\S / \S|\bratio\b|\bspeed-?up\b|\(x\)", re.I)
@@ -464,6 +471,35 @@ def layout_faults(fig):
     if width_px > WIDTH_PX + 0.5:
         out.append(f"the figure is {width_px:.0f} px wide: wider than the text column of a 1024-pixel window "
                    f"({WIDTH_PX} px)")
+    return out
+
+
+SVG_HEAD = re.compile(r'<svg[^>]*?\swidth="([\d.]+)(pt|px)?"[^>]*?\sviewBox="[-\d.]+ [-\d.]+ ([\d.]+) ', re.S)
+SVG_TEXT = re.compile(r"<text\b[^>]*>(.*?)</text>", re.S)
+SVG_FONT = re.compile(r"font:[^;\"]*?([\d.]+)px|font-size:\s*([\d.]+)(?:px)?")
+
+
+def svg_width_px(svg):
+    """The width attribute of an SVG (its text) in px (matplotlib writes pt: 4/3 px each)."""
+    m = SVG_HEAD.search(svg)
+    if not m:
+        raise ValueError("no <svg> with a width and a viewBox")
+    return float(m.group(1)) * (4 / 3 if m.group(2) in ("pt", None) else 1)
+
+
+def small_texts(svg, display_px=None):
+    """The texts of an SVG (its text) drawn smaller than MIN_TEXT_PX on the page where it is shown
+    display_px wide (default: its width attribute): ['text' (N px), ...], one per text."""
+    m = SVG_HEAD.search(svg)
+    if not m:
+        raise ValueError("no <svg> with a width and a viewBox")
+    scale = (display_px or svg_width_px(svg)) / float(m.group(3))
+    out = []
+    for t in SVG_TEXT.finditer(svg):
+        words = re.sub(r"<[^>]+>", "", t.group(1))
+        sizes = [float(a or b) for a, b in SVG_FONT.findall(t.group(0))]
+        if sizes and min(sizes) * scale < MIN_TEXT_PX - 1e-6:
+            out.append(f"{' '.join(html.unescape(words).split())!r} ({min(sizes) * scale:.1f} px)")
     return out
 
 

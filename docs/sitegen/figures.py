@@ -89,7 +89,9 @@ def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN):
     fig, ax = plt.subplots(figsize=(width, 4.4))
     ridge = r.peak.fma / r.peak.copy
     xs = [c.intensity for c in points] or [1.0]
-    x0, x1 = min(xs + [ridge]) / 4, max(xs + [ridge]) * 6
+    # (right of the highest point, room for the FMA peak's label beside a tensor-core roof above it)
+    tensor_roof = any(c.tensor and c.step is highlight for c in points)
+    x0, x1 = min(xs + [ridge]) / 4, max(xs + [ridge]) * (8 if tensor_roof else 6)
     grid = [x0 * (x1 / x0) ** (i / 200) for i in range(201)]
     ax.plot(grid, [min(r.peak.fma, r.peak.copy * x) for x in grid], color="#333333", lw=2, zorder=3, gid="the roof")
     ax.axvline(ridge, color="#bbbbbb", lw=0.8, ls=":", zorder=1, gid="the ridge line")
@@ -122,6 +124,8 @@ def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN):
                     marks.append((c, value, f"step {c.step.number}'s {name} {fmt_gflops(value)}"))
     ax.set_xscale("log")
     ax.set_yscale("log")
+    for axis in (ax.xaxis, ax.yaxis):  # plain numbers: 10 with a superscript 3 prints the 3 at 8 px
+        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.10g}"))
     ax.set_xlim(x0, x1)
     low = min([c.measured for c in points] + [r.peak.copy * x0]) / 2
     ax.set_ylim(low, max([r.peak.fma] + [c.bounds[TENSOR] for c in points if c.tensor and c.step is highlight]) * 1.6)
@@ -310,7 +314,7 @@ def vs_prev(steps, step, results, path):
             placer.add(ax, (x, q), change_text(q, percent), [(0, 2 if up else -2, "center", "bottom" if up else "top")] +
                        [(0, (2 + 8 * k) * (1 if up else -1), "center", "bottom" if up else "top") for k in range(1, 4)]
                        + ([] if up else [(0, 2, "center", "bottom")]),
-                       fontsize=7, leader_from=99, color="#222222")
+                       fontsize=7.5, leader_from=99, color="#222222")
     placer.place()
     save(fig, path)
     return found

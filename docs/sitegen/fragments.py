@@ -46,7 +46,7 @@ def layout(owner, rows, cols):
 
 def draw(path):
     plt = drawing.pyplot()
-    fig = plt.figure(figsize=(drawing.MAX_WIDTH_IN - 0.1, 4.6))
+    fig = plt.figure(figsize=(drawing.MAX_WIDTH_IN - 0.1, 5.4))
     ax = fig.add_axes([0.01, 0.01, 0.98, 0.9])
     ax.set_axis_off()
     panels = [("A: 16 x 8 (m down, k across)", a_owner, M, K, 0.0, "a"),
@@ -58,7 +58,7 @@ def draw(path):
             for c in range(cols):
                 lane, i = owner(r, c)
                 ax.add_patch(plt.Rectangle((x0 + c, -r - 1), 1, 1, facecolor=COLOURS[i], edgecolor="#8a8f99", lw=0.5))
-                ax.text(x0 + c + 0.5, -r - 0.5, f"{lane}", ha="center", va="center", fontsize=6.5)
+                ax.text(x0 + c + 0.5, -r - 0.5, f"{lane}", ha="center", va="center", fontsize=7.5)
         ax.text(x0, 0.35, title, ha="left", va="bottom", fontsize=8)
         for i in range(4 if reg != "b" else 2):  # the key: each register's colour under its name
             ax.text(x0 + i * 1.5 + 0.5, -M - 0.4, f"{reg}{i}", ha="center", va="top", fontsize=7.5)

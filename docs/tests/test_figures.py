@@ -5,6 +5,7 @@ bench/tuning/), read at a glance (docs/sitegen/drawing.py says what each check m
     no text rotated at a slant or longer than three lines, none that lines up its parts with spaces,
     none that ends in a separator (a clause left out); no ratio axis below zero;
   - every legend entry (a line with a label) shows: not hidden under the others;
+  - no text smaller than 10 px on the page (its font size in the SVG at the width a page shows it);
   - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), less the
     indent of the list items and answer folds a page shows it in, so that none is scaled down or cut
     at 1024 or 1280 pixels;
@@ -167,6 +168,26 @@ class Checks(unittest.TestCase):
         ax.lines[0].set(lw=4, marker="s", ms=10, mfc="none")
         self.assertEqual(drawing.hidden_series(fig), [])
 
+    def test_small_text(self):
+        """A text under 10 px on the page is a fault: 7 pt in a figure shown at its own width (9.3 px),
+        a log axis's superscripts (10 with a smaller 3), or 7.5 pt in a figure shown scaled down;
+        7.5 pt at the figure's own width (10 px) is not."""
+        import io
+        from sitegen import drawing
+        fig, ax = self.figure()
+        ax.text(1, 2, "slice 0", fontsize=7)
+        ax.text(1, 6, "slice 1", fontsize=7.5)
+        ax.set_yscale("log")
+        ax.set_ylim(10, 10000)
+        ax.tick_params(labelsize=9)
+        svg = io.StringIO()
+        fig.savefig(svg, format="svg")
+        small = drawing.small_texts(svg.getvalue())
+        self.assertIn("'slice 0' (9.3 px)", small)
+        self.assertIn("'10 3' (8.4 px)", small)
+        self.assertNotIn("'slice 1' (10.0 px)", small)
+        self.assertIn("'slice 1' (9.0 px)", drawing.small_texts(svg.getvalue(), 0.9 * drawing.svg_width_px(svg.getvalue())))
+
     def test_caption_length(self):
         from sitegen import drawing
         self.assertEqual(caption_lines("Step 8 over step 7 at each size (linear scale)", drawing.WIDTH_PX), 1)
@@ -213,11 +234,9 @@ def read_md(*dirs):
 
 
 def svg_width_px(path):
+    from sitegen import drawing
     with open(path, encoding="utf-8") as f:
-        head = f.read(2000)
-    m = re.search(r'<svg[^>]*\swidth="([\d.]+)(pt|px)?"', head)
-    assert m, f"{path}: no width attribute"
-    return float(m.group(1)) * (4 / 3 if m.group(2) in ("pt", None) else 1)
+        return drawing.svg_width_px(f.read(4000))
 
 
 def caption_lines(text, width_px):
@@ -284,6 +303,22 @@ class BuiltFigures(unittest.TestCase):
                                          f"{px:.0f} px wide, but {where} shows it in {lists} list item(s) and "
                                          f"{folds} answer fold(s), {drawing.width_px(lists, folds)} px wide at 1024 "
                                          "pixels: scaled down there")
+
+    def test_text_size(self):
+        """No text smaller than 10 px on the page (drawing.MIN_TEXT_PX): its font size times the width a
+        page shows the figure at (its own, or the narrowest place that shows it, drawing.figure_places())
+        over its viewBox's width."""
+        from sitegen import drawing
+        places = drawing.figure_places(read_md(os.path.join(SOURCE, "docs"), os.path.join(self.gen, "docs")),
+                                       read_md(self.gen))
+        for path in sorted(glob.glob(os.path.join(self.gen, "*.svg"))):
+            with open(path, encoding="utf-8") as f:
+                svg = f.read()
+            name = os.path.basename(path)
+            shown = min([drawing.svg_width_px(svg)] + [drawing.width_px(lists, folds)
+                                                       for lists, folds, _ in places.get(name, [])])
+            with self.subTest(figure=name):
+                self.assertEqual(drawing.small_texts(svg, shown), [], f"shown {shown:.0f} px wide")
 
     def test_every_figure_shown(self):
         """Every figure drawn is shown by a page (so that test_width knows where it stands)."""
