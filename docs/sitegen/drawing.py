@@ -20,6 +20,9 @@ docs/tests/test_drawings.py):
       text generation meant to add and did not;
     - a figure wider than WIDTH_PX: the text column of a 1024-pixel window beside the navigation
       tree, so that no figure is scaled down or cut at 1024 or 1280 pixels;
+    - a line of data (three points or more) that spikes: a segment less than SPIKE_DX of its axes'
+      width across that rises or falls SPIKE_DY px or more (sizes 4095, 4096 and 4097 on a log axis,
+      drawn as one line, go straight up and down);
     - a ratio axis (its label a quotient, 'step 11 / step 10', or names a ratio: RATIO_AXIS) that
       runs below zero: no ratio is negative, so the reader would look for bars or points that cannot
       be there (a linear ratio axis starts at 0 or above; a log one cannot go below).
@@ -99,6 +102,8 @@ def figure_places(pages, snippets):
         walk(name, text, 0, 0, frozenset())
     return out
 MAX_LINES = 3
+SPIKE_DX = 0.01
+SPIKE_DY = 3.0
 # The smallest text a figure may show, in px on the page (matplotlib's 7.5 pt in a figure shown at
 # its own width)
 MIN_TEXT_PX = 10.0
@@ -428,6 +433,27 @@ def describe(artist):
     return f"a {kind}"
 
 
+def spikes(scene):
+    """The lines of data of a drawn figure that spike (module docstring), one fault each."""
+    out = []
+    for line in scene.lines:
+        if line.axes is None or getattr(line, "_leader_of", None) is not None or len(line.get_xydata()) < 3 \
+                or line.get_linestyle() in ("None", " ", "", "none") or line.get_linewidth() <= 0:
+            continue
+        data = numpy.asarray(line.get_xydata(), float)
+        xy = line.get_transform().transform(data)
+        width = line.axes.bbox.width
+        found = []
+        for i in range(len(xy) - 1):
+            dx, dy = abs(xy[i + 1][0] - xy[i][0]), abs(xy[i + 1][1] - xy[i][1])
+            if numpy.isfinite([dx, dy]).all() and dx < SPIKE_DX * width and dy >= SPIKE_DY:
+                found.append(f"{data[i][0]:g} to {data[i + 1][0]:g} ({dx:.1f} px across, {dy:.0f} px up or down)")
+        if found:
+            out.append(f"{describe(line)} spikes: " + ", ".join(found) + ": points this close along x belong "
+                       "apart (markers, a panel of their own), not joined")
+    return out
+
+
 def layout_faults(fig):
     """The faults of fig's layout (module docstring), one line each."""
     scene = Scene(fig)
@@ -462,6 +488,7 @@ def layout_faults(fig):
             if owner.axes is ax and _meet(lbox, m):
                 covered.add(describe(owner))
         out += [f"the legend covers {c}" for c in sorted(covered)]
+    out += spikes(scene)
     for ax in fig.axes:
         for which, label, limits in (("y", ax.get_ylabel(), ax.get_ylim()), ("x", ax.get_xlabel(), ax.get_xlim())):
             if ax.get_visible() and RATIO_AXIS.search(label) and min(limits) < 0:
@@ -662,6 +689,36 @@ def size_ticks(sizes):
         if (x & (x - 1) == 0 or x == max(sizes)) and (not out or x >= out[-1] * 1.3):
             out.append(x)
     return out or sorted(sizes)[:1]
+
+
+def _closeness(sizes, log, near):
+    """The sizes sorted, and whether two of them stand closer than `near` of the axis spanning them."""
+    sizes = sorted(set(sizes))
+    pos = numpy.log2 if log else float
+    span = pos(sizes[-1]) - pos(sizes[0]) if len(sizes) > 1 else 0
+    return sizes, lambda x, y: abs(pos(x) - pos(y)) < near * span
+
+
+def odd_sizes(sizes, log=True, near=SPIKE_DX):
+    """The sizes that stand beside a rounder one (divisible by a higher power of two) closer than `near`
+    of the axis that spans them (log or linear): 4095 and 4097 beside 4096 among 256 to 8192. A line
+    through them goes straight up and down (spikes()): draw them apart. Sorted."""
+    sizes, close = _closeness(sizes, log, near)
+    return [x for x in sizes if any(y != x and close(x, y) and (y & -y) > (x & -x) for y in sizes)]
+
+
+def odd_clusters(sizes, log=True, near=SPIKE_DX):
+    """odd_sizes() with the rounder sizes they stand beside, in groups: [[4095, 4096, 4097]]."""
+    odd = odd_sizes(sizes, log, near)
+    sizes, close = _closeness(sizes, log, near)
+    groups = []
+    for x in sizes:
+        if x in odd or any(y in odd and close(x, y) for y in sizes):
+            if groups and close(x, groups[-1][-1]):
+                groups[-1].append(x)
+            else:
+                groups.append([x])
+    return groups
 
 
 def place_legend(ax, locations=("upper left", "lower right", "upper right", "lower left", "center right",

@@ -218,7 +218,9 @@ def panel_title(r, width_in, fontsize):
 
 def compare(steps, step, results, path):
     """Step `step` against the step before it at every square size of each sweep, GFLOPS on a log
-    scale; None when no file has both at two sizes or more."""
+    scale, a row per results file; None when no file has both at two sizes or more. A size beside a
+    rounder one (4095 and 4097 beside 4096: drawing.odd_sizes()) is not on the lines, where it would
+    stand at 4096's x: a panel of its own, right, shows it beside the round one, each size a column."""
     base, found = pairs(steps, step, results)
     panels = [(r, rows, label) for r, rows, label in found if len(rows) > 1]
     if not panels:
@@ -226,34 +228,57 @@ def compare(steps, step, results, path):
     if drawing.stub(path):
         return True
     plt = _plt()
-    fig, axes = plt.subplots(1, len(panels), figsize=(drawing.MAX_WIDTH_IN, 3.6), squeeze=False)
-    width = drawing.MAX_WIDTH_IN / len(panels) - 0.6
-    for ax, (r, rows, label) in zip(axes[0], panels):
+    odd = [drawing.odd_sizes([x[0] for x in rows]) for _, rows, _ in panels]
+    sides = any(odd)
+    fig, axes = plt.subplots(len(panels), 2 if sides else 1, squeeze=False,
+                             figsize=(drawing.MAX_WIDTH_IN, 0.55 + 2.05 * len(panels)),
+                             gridspec_kw={"width_ratios": [3.4, 1]} if sides else None)
+    for (ax, *side), (r, rows, label), odd_here in zip(axes, panels, odd):
+        columns = [x for group in drawing.odd_clusters([x[0] for x in rows]) for x in group]
         # the step before wide and light under the step, so that both show where they meet
         for which, colour, name, lw, ms in ((1, "#b4b4b4", label, 4.0, 7),
                                             (2, STEP_COLOUR, f"step {step.number}", 1.5, 4)):
-            xs, gs = [x[0] for x in rows], [x[which] for x in rows]
-            ax.plot(xs, gs, "-", color=colour, lw=lw, label=name, zorder=2 + which)
-            for x, g, verified in zip(xs, gs, (x[3] for x in rows)):
-                ax.plot([x], [g], "o", color=colour, ms=ms, markerfacecolor=colour if verified else "white",
-                        zorder=2.5 + which)
+            for where, pts in ((ax, [(x[0], x[which], x[3]) for x in rows if x[0] not in odd_here]),
+                               (side[0] if side else None,
+                                [(columns.index(x[0]), x[which], x[3]) for x in rows if x[0] in columns])):
+                if where is None or not pts:
+                    continue
+                checked = [i for i, (_, _, v) in enumerate(pts) if v]
+                where.plot([x for x, _, _ in pts], [g for _, g, _ in pts], "-o", color=colour, lw=lw, ms=ms,
+                           markevery=checked, label=name, zorder=2 + which)
+                unchecked = [(x, g) for x, g, v in pts if not v]
+                if unchecked:
+                    where.plot([x for x, _ in unchecked], [g for _, g in unchecked], "o", color=colour, ms=ms,
+                               mfc="white", label=f"_unverified {name}", zorder=2.5 + which)
         ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("M = N = K")
-        ticks = drawing.size_ticks([x[0] for x in rows])
+        ticks = drawing.size_ticks([x[0] for x in rows if x[0] not in odd_here])
         ax.set_xticks(ticks)
         ax.set_xticklabels([str(x) for x in ticks], fontsize=7.5)
-        ax.minorticks_off()
-        ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
-        ax.tick_params(axis="y", labelsize=7.5)
-        ax.grid(True, color="#e4e4e4", lw=0.6)
-        ax.set_title(panel_title(r, width, 8), fontsize=8, loc="left")
-    axes[0][0].set_ylabel("GFLOPS (median, log scale)")
+        ax.set_title(f"{r.stem}: {r.device}", fontsize=8.5, loc="left")
+        for a in [ax] + side:
+            a.set_yscale("log")
+            a.minorticks_off()
+            a.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+            a.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+            a.tick_params(axis="y", labelsize=7.5)
+            a.grid(True, color="#e4e4e4", lw=0.6)
+        ax.set_ylabel("GFLOPS (log)", fontsize=8)
+        if side and columns:
+            side[0].set_xticks(range(len(columns)))
+            side[0].set_xticklabels([str(x) for x in columns], fontsize=7.5)
+            side[0].set_xlim(-0.5, len(columns) - 0.5)
+            side[0].set_ylim(ax.get_ylim())
+            side[0].tick_params(axis="y", labelleft=False)
+        elif side:
+            side[0].set_visible(False)
+    axes[-1][0].set_xlabel("M = N = K (log scale)")
+    shown = [a for a in axes[:, -1] if sides and a.get_visible()]
+    if shown:
+        shown[-1].set_xlabel("beside a round size")
     fig.suptitle(f"Step {step.number} against {base} at every size of the sweep (open points: UNVERIFIED)",
                  fontsize=9.5, x=0.01, ha="left")
     fig.tight_layout()
-    for ax in axes[0]:
+    for ax in axes[:, 0]:
         drawing.place_legend(ax, fontsize=7.5)
     drawing.thin_ticks(fig)
     save(fig, path)
@@ -500,13 +525,19 @@ def spread_figure(r, step, settings, all_m, span, path):
             if pts:
                 series[(params, f)] = pts
     wide = [f for f in files if max(len(pts) for (p, ff), pts in series.items() if ff == f) > 3]
-    spots = sorted({x for (p, f), pts in series.items() if f not in wide for x, _ in pts})
+    # the sizes of the runs of a few sizes, and those beside a rounder one in the runs of many (4095 and
+    # 4097 beside 4096, 16 apart from the rest: joined on the left, they would go straight up and down),
+    # with the round ones, go right; the lines left leave out the odd ones
+    many = sorted({x for (p, f), pts in series.items() if f in wide for x, _ in pts})
+    odd = drawing.odd_sizes(many, log=False) if many else []
+    spots = sorted({x for (p, f), pts in series.items() if f not in wide for x, _ in pts}
+                   | {x for group in (drawing.odd_clusters(many, log=False) if many else []) for x in group})
     fig, axes = plt.subplots(1, 2 if spots else 1, figsize=(drawing.MAX_WIDTH_IN, 4.6), squeeze=False, sharey=True,
                              gridspec_kw={"width_ratios": [3, 1.4]} if spots else None)
     ax = axes[0][0]
     for colour, params, label in zip((STEP_COLOUR, PEER_COLOUR), settings, names):
         for f in wide:
-            pts = series.get((params, f))
+            pts = [(x, v) for x, v in series.get((params, f), []) if x not in odd]
             if pts:
                 j = files.index(f)
                 ax.plot([x for x, _ in pts], [v for _, v in pts], "-", marker=markers[j % len(markers)], color=colour,

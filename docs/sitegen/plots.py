@@ -33,9 +33,8 @@ DEVICE_LOOKS = [dict(color="#1f77b4", marker="s", ms=9, mfc="none", mew=1.6, ls=
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
            "#7f3c8d", "#ff00ff"]
 MARKERS = ["o", "s", "D", "^", "v", "<", ">", "p", "h", "d", "8"]
-DODGE = 0.018
-PEER_LOOKS = {"cublas": ("#000000", "X", (0, (5, 2))), "clblast": ("#555555", "P", (0, (5, 2, 1, 2))),
-              "cpu_blas": ("#999999", "*", (0, (2, 2)))}
+PEER_LOOKS = {"cublas": ("#000000", "x", (0, (5, 2))), "clblast": ("#555555", "+", (0, (5, 2, 1, 2))),
+              "cpu_blas": ("#999999", "1", (0, (2, 2)))}
 
 
 def program_tick(program):
@@ -138,55 +137,104 @@ def plot_all(results, path):
     drawing.save(fig, path)
 
 
+def sweep_panels(programs):
+    """The panels of a sweep: one per step, then one of the peers (where there are any)."""
+    return [p for p in programs if is_step(p)] + (["peers"] if any(not is_step(p) for p in programs) else [])
+
+
 def plot_sweep(r, path):
-    """GFLOPS against the square problem size, one line per program, log-log; the measured rates
-    only (a size a program did not run at is no point), UNVERIFIED ones as open points; each
-    program's points moved by a hair along x (DODGE), the later steps' lines thinner and markers smaller."""
+    """GFLOPS against the square problem size, log-log, a panel per step (small multiples: fourteen
+    lines in one panel hid each other where programs measured the same), the other steps in grey
+    behind it and the tuned library (cuBLAS, else CLBlast) dashed across it; a last panel for the peers. The
+    measured rates only (a size a program did not run at is no point), UNVERIFIED ones as open
+    points. A size beside a rounder one (4095 and 4097 beside 4096: drawing.odd_sizes()) is not on the
+    line, which it would send straight up and down at 4096: a triangle pointing away from the round
+    size (left for 4095, right for 4097), apart from the line."""
+    from matplotlib.lines import Line2D
     plt = drawing.pyplot()
     squares = sorted({s[0] for s in r.sizes if s[0] == s[1] == s[2]})
-    fig, ax = plt.subplots(figsize=(drawing.MAX_WIDTH_IN, 8.0))
-    values = []
+    odd = drawing.odd_sizes(squares)
+    regular = [x for x in squares if x not in odd]
     programs = fp32_programs(r.programs)
-    for n, p in enumerate(programs):
-        # each program's points a little apart along x (DODGE octaves from the next program's), so
-        # that programs with the same rate at a size all show
-        dodge = 2 ** (DODGE * (n - (len(programs) - 1) / 2))
-        pts = [(x * dodge, *r.measured(p, (x, x, x))) for x in squares]
-        pts = [(x, g, v) for x, g, v in pts if g is not None]
-        if not pts:
-            continue
-        values += [g for _, g, _ in pts]
-        if is_step(p):
-            j = int(p[6:8]) - 1
-            # every other step dashed: where two steps' lines run together, the one under shows in the gaps
-            colour, marker, ls = PALETTE[j % len(PALETTE)], MARKERS[j % len(MARKERS)], "-" if j % 2 == 0 else (0, (5, 2))
-        else:
-            colour, marker, ls = PEER_LOOKS.get(p, ("#444444", "x", (0, (4, 2))))
+    peers = [p for p in programs if not is_step(p)]
+    # the tuned library across every step's panel (tables.reference(): cuBLAS on a GPU, else CLBlast)
+    reference = next((p for p in ("cublas", "clblast") if p in peers), peers[0] if peers else None)
+    cells = sweep_panels(programs)
+    cols = 4
+    rows = -(-len(cells) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(drawing.MAX_WIDTH_IN, 1.3 + 2.05 * rows), sharex=True, sharey=True,
+                             squeeze=False)
+
+    def points(p, sizes):
+        pts = [(x, *r.measured(p, (x, x, x))) for x in sizes]
+        return [(x, g, v) for x, g, v in pts if g is not None]
+
+    def below(x):  # an odd size just below a round one (4095): its triangle points left, else right
+        return any(y > x and y - x < 0.01 * x for y in regular)
+
+    def draw(ax, p, colour, ls="-", lw=1.6, marker="o", ms=4.5, z=4, label=None, apart=True):
+        pts = points(p, regular)
         checked = [i for i, (_, _, v) in enumerate(pts) if v]
-        # the later steps drawn thinner over the earlier ones: where two lines meet, both show
-        lw = 3.0 - 0.2 * j if is_step(p) else 1.3
-        # and their markers smaller: where two steps' points meet, the earlier one's shows as a rim
-        ms = 6.5 - 0.35 * j if is_step(p) else 4.5
         ax.plot([x for x, _, _ in pts], [g for _, g, _ in pts], ls=ls, lw=lw, color=colour, marker=marker, ms=ms,
-                markevery=checked, label=program_tick(p) if not is_step(p) else f"step {program_tick(p)}", zorder=3)
-        open_ = [(x, g) for x, g, v in pts if not v]
-        if open_:
-            ax.plot([x for x, _ in open_], [g for _, g in open_], ls="none", marker=marker, ms=ms, color=colour,
-                    mfc="white", label=f"_unverified {p}", zorder=3)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xticks(drawing.size_ticks(squares))
-    ax.set_xticklabels([str(x) for x in drawing.size_ticks(squares)], fontsize=8)
-    ax.minorticks_off()
+                markevery=checked, label=label or program_tick(p), zorder=z)
+        unchecked = [(x, g) for x, g, v in pts if not v]
+        if unchecked:
+            ax.plot([x for x, _ in unchecked], [g for _, g in unchecked], ls="none", marker=marker, ms=ms,
+                    color=colour, mfc="white", label=f"_unverified {p}", zorder=z)
+        for x, g, v in points(p, odd) if apart else []:  # apart from the line: a triangle pointing away from
+            #                                                 the round size
+            ax.plot([x], [g], ls="none", marker="<" if below(x) else ">", ms=ms, color=colour,
+                    mfc=colour if v else "white", label=f"_{x} {p}", zorder=z + 0.5)
+        return [g for _, g, _ in pts + (points(p, odd) if apart else [])]
+
+    values = []
+    steps = [p for p in programs if is_step(p)]
+    for ax, p in zip(axes.flat, cells):
+        for q in steps:  # the other steps, grey, behind: where this one stands among them
+            if q != p:
+                pts = points(q, regular)
+                ax.plot([x for x, _, _ in pts], [g for _, g, _ in pts], color="#d4d4d4", lw=0.9, zorder=1,
+                        label="_other step")
+        if p == "peers":
+            for q in peers:
+                colour, marker, ls = PEER_LOOKS.get(q, ("#444444", "x", (0, (4, 2))))
+                values += draw(ax, q, colour, ls=ls, lw=1.3, marker=marker, ms=5.5, z=4)
+            ax.set_title("the peers", fontsize=9, loc="left")
+        else:
+            values += draw(ax, p, STEP_COLOUR, label=f"step {program_tick(p)}")
+            if reference:  # across the step's line, thin: where they meet both show
+                values += draw(ax, reference, "#000000", ls=(0, (4, 2)), lw=0.9, marker="None", z=5, apart=False)
+            ax.set_title(f"step {program_tick(p)}", fontsize=9, loc="left")
+        ax.grid(True, color="#ececec", lw=0.6, zorder=0)
+    for ax in axes.flat[len(cells):]:
+        ax.set_visible(False)
+    ax0 = axes[0][0]
+    ax0.set_xscale("log", base=2)
+    ax0.set_yscale("log")
+    ticks = [x for x in drawing.size_ticks(regular) if x in (regular[0], regular[-1]) or x & (x - 1) == 0]
+    ax0.set_xticks(ticks)
+    ax0.set_xticklabels([str(x) for x in ticks], fontsize=7.5)
+    ax0.minorticks_off()
     if values:
-        log_ticks(ax, min(values), max(values))
-    ax.set_xlabel("M = N = K (log scale)")
-    ax.set_ylabel("GFLOPS (median, log scale)")
-    ax.grid(True, color="#e4e4e4", lw=0.6)
-    ax.set_title(f"{r.stem}: GFLOPS against M = N = K (open points: UNVERIFIED)\n{r.device}, {r.dates}", fontsize=10,
-                 loc="left")
-    ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.13), frameon=False, fontsize=8, ncol=5, borderaxespad=0)
-    fig.tight_layout()
+        log_ticks(ax0, min(values), max(values))
+    for ax in axes.flat:
+        ax.tick_params(labelsize=7.5)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("GFLOPS (log)", fontsize=8)
+    for ax in axes[-1]:
+        ax.set_xlabel("M = N = K (log)", fontsize=8)
+    fig.suptitle(f"{r.stem}: GFLOPS against M = N = K, a panel per step\n{r.device}, {r.dates}", fontsize=10,
+                 x=0.01, ha="left")
+    key = [Line2D([], [], color=STEP_COLOUR, marker="o", ms=4.5, lw=1.6, label="the step (open: UNVERIFIED)")]
+    for side, sizes in (("<", [x for x in odd if below(x)]), (">", [x for x in odd if not below(x)])):
+        if sizes:  # the odd sizes, apart from the line
+            key.append(Line2D([], [], color=STEP_COLOUR, ls="none", marker=side, ms=4.5,
+                              label=", ".join(map(str, sizes)) + ", apart from the line"))
+    if reference:
+        key.append(Line2D([], [], color="#000000", ls=(0, (4, 2)), lw=0.9, label=PEER_NAMES.get(reference, reference)))
+    key.append(Line2D([], [], color="#d4d4d4", lw=0.9, label="the other steps"))
+    fig.legend(handles=key, loc="lower left", bbox_to_anchor=(0.0, 0.0), ncol=2, frameon=False, fontsize=8)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     drawing.thin_ticks(fig)
     drawing.save(fig, path)
 

@@ -5,6 +5,7 @@ bench/tuning/), read at a glance (docs/sitegen/drawing.py says what each check m
     no text rotated at a slant or longer than three lines, none that lines up its parts with spaces,
     none that ends in a separator (a clause left out); no ratio axis below zero;
   - every legend entry (a line with a label) shows: not hidden under the others;
+  - no line of data spikes (4095, 4096 and 4097 joined on a log axis: straight up and down);
   - no text smaller than 10 px on the page (its font size in the SVG at the width a page shows it);
   - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), less the
     indent of the list items and answer folds a page shows it in, so that none is scaled down or cut
@@ -187,6 +188,30 @@ class Checks(unittest.TestCase):
         self.assertIn("'10 3' (8.4 px)", small)
         self.assertNotIn("'slice 1' (10.0 px)", small)
         self.assertIn("'slice 1' (9.0 px)", drawing.small_texts(svg.getvalue(), 0.9 * drawing.svg_width_px(svg.getvalue())))
+
+    def test_spike(self):
+        """A line of data through sizes 4095, 4096 and 4097 on a log axis goes straight up and down: a
+        fault; the same line through the round sizes only, with the odd ones as markers apart, and a
+        vertical line of two points (a ridge line), are not."""
+        from sitegen import drawing
+        fig, ax = self.figure()
+        ax.set_xscale("log", base=2)
+        ax.set_xlim(200, 10000)
+        sizes = [256, 1024, 4095, 4096, 4097, 8192]
+        rates = [2, 5, 6, 8, 5, 8.5]
+        ax.plot(sizes, rates, "o-", label="step 7")
+        fig.tight_layout()
+        faults = self.faults(fig)
+        self.assertEqual(len(faults), 1, faults)
+        self.assertRegex(faults[0], r"^the line 'step 7' spikes: 4095 to 4096 \(0\.\d px across, \d+ px up or down\), "
+                                    r"4096 to 4097 \(0\.\d px across, \d+ px up or down\)")
+        ax.lines[0].remove()
+        odd = drawing.odd_sizes(sizes)
+        self.assertEqual(odd, [4095, 4097])
+        ax.plot([x for x in sizes if x not in odd], [g for x, g in zip(sizes, rates) if x not in odd], "o-")
+        ax.plot(odd, [g for x, g in zip(sizes, rates) if x in odd], "<", ls="none")
+        ax.plot([3000, 3000], [1, 9], color="#bbbbbb")
+        self.assertEqual(self.faults(fig), [])
 
     def test_caption_length(self):
         from sitegen import drawing
