@@ -30,7 +30,10 @@ docs/tests/test_drawings.py):
     font size in the SVG's units, times the width the page shows it at over its viewBox's width (a
     mathtext superscript, '10' with a smaller '3', included).
   hidden_series(fig): the legend entries (lines with a label) that cannot be seen: at least VISIBLE
-    of the pixels a line colours when it is drawn alone must look the same with every line drawn.
+    of the pixels a line colours when it is drawn alone must look the same with every line drawn; and
+    the lines of data (those and the unlabelled ones with markers beside them) hidden at HIDDEN_POINTS
+    of their points or more: around a point (its marker), less than VISIBLE of what the line draws
+    there shows, under the line drawn after it that covers the most of it (named in the fault).
 
 Thin lines of a grid (a LineCollection thinner than THIN points, an axes' grid) are the paper the
 figure is drawn on: a text may cross them."""
@@ -112,6 +115,10 @@ MIN_TEXT_PX = 10.0
 RATIO_AXIS = re.compile(r"\S / \S|\bratio\b|\bspeed-?up\b|\(x\)", re.I)
 THIN = 0.6
 VISIBLE = 0.3
+# A line of data hidden at this share of its points or more is reported (hidden_series); around a
+# point without a marker, POINT_PX each way is what it draws there
+HIDDEN_POINTS = 0.25
+POINT_PX = 3.0
 SLACK = 1.0  # px: boxes that meet by less than this each way do not overlap
 # Two texts side by side must stand further apart than this part of their size (an em): a space
 # between two words of DejaVu Sans is 0.32 em, so closer than 0.4 em two labels read as one
@@ -530,8 +537,34 @@ def small_texts(svg, display_px=None):
     return out
 
 
+def _drawn_points(line):
+    """The display coordinates of the points a line marks (its markers, markevery respected; its
+    vertices where it has no marker), with their x data: [(x, y, x of the data)]."""
+    xy = line.get_transform().transform(numpy.asarray(line.get_xydata(), float))
+    data_x = numpy.asarray(line.get_xdata(), float)
+    which = range(len(xy))
+    every = line.get_markevery()
+    if _has_marker(line) and isinstance(every, (list, tuple)) and all(isinstance(i, (int, numpy.integer)) for i in every):
+        which = every
+    return [(xy[i][0], xy[i][1], data_x[i]) for i in which if numpy.isfinite(xy[i]).all()]
+
+
+def _series_name(line):
+    """A line of data in a fault: its label, or, unlabelled, its colour."""
+    label = line.get_label()
+    if re.match(r"_child\d+$", label):
+        from matplotlib.colors import to_hex
+        return f"an unlabelled line ({to_hex(line.get_color())})"
+    return label.lstrip("_")
+
+
+def _has_marker(line):
+    return line.get_marker() not in (None, "None", " ", "", "none") and line.get_markersize() > 0
+
+
 def hidden_series(fig):
-    """The lines with a label (legend entries) that are mostly hidden under others (module docstring)."""
+    """The lines with a label (legend entries) that are mostly hidden under others, and the lines of
+    data whose points are hidden under a line drawn after them (module docstring)."""
     from matplotlib.text import Text
     out = []
     # the texts left out of these renders (they are most of a render's time): whether a label sits on
@@ -539,39 +572,80 @@ def hidden_series(fig):
     texts = [t for t in fig.findobj(Text) if t.get_visible()]
     for t in texts:
         t.set_visible(False)
+    scale = fig.dpi / 72.0
     for ax in fig.axes:
         labelled = [l for l in ax.lines if l.get_visible() and not l.get_label().startswith("_")]
         if len(labelled) < 2:
             continue
+        # the lines of data: the legend entries and the unlabelled lines with markers beside them (a
+        # program's UNVERIFIED points), in the order they are drawn (by zorder, then as added)
+        series = sorted([l for l in ax.lines if l.get_visible() and getattr(l, "_leader_of", None) is None
+                         and (l in labelled or _has_marker(l))], key=lambda l: l.get_zorder())
         box = ax.bbox
+        x0, y0 = int(box.x0), int(box.y0)
 
         def pixels():
             renderer(fig)
             img = numpy.asarray(fig.canvas.buffer_rgba())[::-1, :, :3].astype(int)
-            return img[int(box.y0):int(box.y1) + 1, int(box.x0):int(box.x1) + 1]
+            return img[y0:int(box.y1) + 1, x0:int(box.x1) + 1]
 
-        def differ(a, b):
-            return numpy.abs(a - b).sum(axis=2) > 40
+        def change(a, b):
+            return numpy.abs(a - b).sum(axis=2)
 
         everything = pixels()
         # each line alone, and none of them (drawn once: the same for every line)
-        for l in labelled:
+        for l in series:
             l.set_visible(False)
         nothing = pixels()
-        for line in labelled:
+        footprints, showing = [], []
+        for line in series:
             line.set_visible(True)
             alone = pixels()
             line.set_visible(False)
-            # the pixels it colours, and those of them that look in the whole figure as they do with it alone
-            footprint = differ(alone, nothing)
-            shows = footprint & ~differ(everything, alone)
-            if not footprint.any():
-                out.append(f"{line.get_label()!r} draws nothing")
-            elif shows.sum() < VISIBLE * footprint.sum():
-                share = 100 * shows.sum() / footprint.sum()
-                out.append(f"{line.get_label()!r} is hidden under the other lines: {share:.0f} % of its pixels show "
-                           f"(at least {100 * VISIBLE:.0f} %)")
-        for l in labelled:
+            # the pixels it colours (those it changes by half its own contrast or more: not the
+            # anti-aliased edges, which take the colour of whatever lies beside them), and those of them
+            # that look in the whole figure as they do with it alone (give or take the part of a pixel
+            # it leaves to what lies under it)
+            own = change(alone, nothing)
+            full = numpy.percentile(own[own > 40], 90) if (own > 40).any() else 0
+            footprints.append((own > 40) & (own >= 0.5 * full))
+            showing.append(footprints[-1] & (change(everything, alone) < 40 + 0.25 * own))
+        for n, line in enumerate(series):
+            footprint, shows = footprints[n], showing[n]
+            name = _series_name(line)
+            if line in labelled:
+                if not footprint.any():
+                    out.append(f"{name!r} draws nothing")
+                    continue
+                if shows.sum() < VISIBLE * footprint.sum():
+                    share = 100 * shows.sum() / footprint.sum()
+                    out.append(f"{name!r} is hidden under the other lines: {share:.0f} % of its pixels show "
+                               f"(at least {100 * VISIBLE:.0f} %)")
+            # each of its points: at least VISIBLE of what it colours around the point shows
+            half = max((line.get_markersize() + line.get_markeredgewidth()) * scale / 2 if _has_marker(line) else 0,
+                       POINT_PX)
+            points = _drawn_points(line)
+            hidden, under = [], {}
+            for px, py, data_x in points:
+                cols = slice(max(0, int(px - half - x0)), max(0, int(px + half - x0) + 1))
+                rows = slice(max(0, int(py - half - y0)), max(0, int(py + half - y0) + 1))
+                fp, sh = footprint[rows, cols], shows[rows, cols]
+                if not fp.any() or sh.sum() >= VISIBLE * fp.sum():
+                    continue
+                hidden.append(data_x)
+                lost = fp & ~sh
+                # under the line drawn after it that covers the most of what does not show
+                cover = max(range(n + 1, len(series)), key=lambda m: (footprints[m][rows, cols] & lost).sum(),
+                            default=None)
+                if cover is not None and (footprints[cover][rows, cols] & lost).any():
+                    under.setdefault(_series_name(series[cover]), []).append(data_x)
+                else:
+                    under.setdefault("the lines around it", []).append(data_x)
+            if len(points) > 1 and len(hidden) >= HIDDEN_POINTS * len(points):
+                out.append(f"{name!r} is hidden at {len(hidden)} of its {len(points)} points, under "
+                           + ", ".join(f"{k!r} (at {', '.join(f'{x:g}' for x in xs)})" for k, xs in under.items())
+                           + f": less than {100 * VISIBLE:.0f} % of what it draws there shows")
+        for l in series:
             l.set_visible(True)
     for t in texts:
         t.set_visible(True)

@@ -4,7 +4,8 @@ bench/tuning/), read at a glance (docs/sitegen/drawing.py says what each check m
     line, a marker, an axes' frame or a shape's edge, or off the figure; no legend over the data;
     no text rotated at a slant or longer than three lines, none that lines up its parts with spaces,
     none that ends in a separator (a clause left out); no ratio axis below zero;
-  - every legend entry (a line with a label) shows: not hidden under the others;
+  - every legend entry (a line with a label) shows: not hidden under the others, as a whole or at a
+    quarter of its points or more (under the line drawn after it);
   - no line of data spikes (4095, 4096 and 4097 joined on a log axis: straight up and down);
   - no text smaller than 10 px on the page (its font size in the SVG at the width a page shows it);
   - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), less the
@@ -164,7 +165,8 @@ class Checks(unittest.TestCase):
         ax.plot([0, 5, 10], [2, 6, 7], "o-", color="#1f77b4", label="nvidia-h100")
         ax.plot([0, 5, 10], [2, 6, 7.05], "o-", color="#2ca02c", label="nvidia-h200")
         self.assertEqual([f.split(":")[0] for f in drawing.hidden_series(fig)],
-                         ["'nvidia-h100' is hidden under the other lines"])
+                         ["'nvidia-h100' is hidden under the other lines",
+                          "'nvidia-h100' is hidden at 3 of its 3 points, under 'nvidia-h200' (at 0, 5, 10)"])
         # ... and shown, drawn wider and with larger open markers under the other
         ax.lines[0].set(lw=4, marker="s", ms=10, mfc="none")
         self.assertEqual(drawing.hidden_series(fig), [])
@@ -212,6 +214,21 @@ class Checks(unittest.TestCase):
         ax.plot(odd, [g for x, g in zip(sizes, rates) if x in odd], "<", ls="none")
         ax.plot([3000, 3000], [1, 9], color="#bbbbbb")
         self.assertEqual(self.faults(fig), [])
+
+    def test_points_hidden_under_a_later_line(self):
+        """A line that shows as a whole (step 7 below 2048) but whose points from some size up lie under
+        the line drawn after it (step 8's) is hidden there: a quarter of its points or more hidden is a
+        fault, naming the line over them; the earlier one's markers larger and open (rings around the
+        later one's), both show."""
+        from sitegen import drawing
+        fig, ax = self.figure()
+        xs = [1, 2, 3, 4, 5, 6, 7, 8]
+        ax.plot(xs, [1, 2, 3, 6, 7, 7.5, 8, 8.2], "o-", color="#e377c2", label="step 7")
+        ax.plot(xs, [0.5, 1, 1.5, 6, 7, 7.5, 8, 8.2], "o-", color="#17becf", label="step 8")
+        self.assertEqual([f.split(":")[0] for f in drawing.hidden_series(fig)],
+                         ["'step 7' is hidden at 5 of its 8 points, under 'step 8' (at 4, 5, 6, 7, 8)"])
+        ax.lines[0].set(marker="o", ms=11, mfc="none", mew=1.5, lw=3)
+        self.assertEqual(drawing.hidden_series(fig), [])
 
     def test_caption_length(self):
         from sitegen import drawing
