@@ -14,6 +14,7 @@ peak and compiler-report files.
 """
 import os
 
+from . import local_reads
 from .arithmetic import arithmetic
 from .common import (column_tables, fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, parse_params, previous_step,
                      write)
@@ -93,6 +94,33 @@ class Ceiling:
         name = min(self.bounds, key=lambda k: (self.bounds[k], k != "FMA"))
         return name, self.bounds[name]
 
+
+
+def measured_local(r, files):
+    """The local_reads.LocalReads of results file r's device (`peak --local-reads` on the same platform
+    and device), or None where none is recorded: then no local-memory roof is drawn (none invented)."""
+    return next((f for f in files if (f.platform, f.device) == (r.platform, r.device)), None)
+
+
+def local_roof(c, files):
+    """Step c's local-memory roof on its device, from the bandwidth `peak --local-reads` measured there
+    (measured_local()): (GFLOPS, its name, the file), or None. A step that reads `lpf` floats from local
+    memory per multiply-add (2 FLOP) needs 2 * lpf bytes per FLOP of it: the bandwidth over that. Step 1
+    reads nothing from local memory, but on an architecture whose L1 is the local memory (devices.py)
+    its loads, if every one hit L1, meet the same bandwidth (NAIVE_LOADS floats per multiply-add).
+    None where the device has no measurement, on the tensor cores (the FMA units' rate is not step
+    11's), and where the roof is not below the compute ceiling."""
+    f = measured_local(c.r, files)
+    if f is None or c.tensor or not c.r.peak:
+        return None
+    if c.lpf:
+        floats, name = c.lpf, f"step {c.step.number}'s local-memory roof"
+    elif c.l1:
+        floats, name = NAIVE_LOADS, f"step {c.step.number}'s roof if every load hits L1"
+    else:
+        return None
+    value = f.bandwidth() / (2.0 * floats)
+    return (value, name, f) if value < c.compute() else None
 
 
 def ceilings_for(step, results, ptxas):
@@ -216,8 +244,10 @@ def sentences(c, prev_cols):
     return " ".join(out)
 
 
-def roofline_snippet(step, results, ptxas):
-    """One sentence per device placing the step on that device's roofline, with the picture."""
+def roofline_snippet(step, results, ptxas, local=()):
+    """One sentence per device placing the step on that device's roofline, with the picture; where the
+    step has a local-memory roof from a measured bandwidth (local_roof(), `local`: the
+    local_reads.LocalReads of bench/tuning/), what it is, and where the device has none recorded, so."""
     out = []
     for c in ceilings_for(step, results, ptxas):
         r = c.r
@@ -238,11 +268,29 @@ def roofline_snippet(step, results, ptxas):
                      "traffic (the ceilings below)")
         else:
             where = f"{fmt_ratio(c.measured / roof)} the roof above it ({fmt_gflops(roof)} GFLOPS)"
-        out.append(f"- **{md_escape(r.stem)}**: step {step.number} is the point at {fmt_num(c.intensity)} FLOP per "
-                   f"byte of global-memory traffic, {side} ({fmt_num(ridge)} FLOP per byte, where the copy bandwidth "
-                   f"meets the FMA peak), {under}; its {fmt_gflops(c.measured)} GFLOPS are {where}.")
+        text = (f"- **{md_escape(r.stem)}**: step {step.number} is the point at {fmt_num(c.intensity)} FLOP per "
+                f"byte of global-memory traffic, {side} ({fmt_num(ridge)} FLOP per byte, where the copy bandwidth "
+                f"meets the FMA peak), {under}; its {fmt_gflops(c.measured)} GFLOPS are {where}.")
+        roof = local_roof(c, local)
+        if roof:
+            value, name, f = roof
+            floats = c.lpf or NAIVE_LOADS
+            text += (f" The dashed purple line is {name}: the bandwidth of local memory that `peak --local-reads` "
+                     f"measured on this device ({fmt_gflops(f.bandwidth())} GB/s, every work-item of a warp reading "
+                     f"its own float4: `bench/tuning/{md_escape(f.name)}`) over the {fmt_num(2 * floats)} bytes per "
+                     f"FLOP it reads there ({fmt_num(floats)} floats per multiply-add), {fmt_gflops(value)} GFLOPS; "
+                     f"it measured {fmt_ratio(c.measured / value)} that.")
+            if "local memory" in c.bounds or c.l1:
+                table = c.bounds.get("local memory") or c.l1
+                text += (f" (The lesson's table of ceilings takes the bytes per clock that the architecture's "
+                         f"documentation gives instead: {fmt_gflops(table)} GFLOPS.)")
+        elif (c.lpf or c.l1) and not c.tensor and measured_local(r, local) is None:
+            text += (" No local-memory roof is drawn: no run of `peak --local-reads` is recorded for this device "
+                     "(`bench/tuning/`), and none is made up.")
+        out.append(text)
         out.append(f"\n  \\image html roofline_{r.stem}_{step.page}.svg \"The roofline of {md_escape(r.stem)}, "
-                   f"step {step.number} highlighted\"\n")
+                   f"step {step.number} highlighted" + (", its local-memory roof from the measured bandwidth of local "
+                                                        "memory" if roof else "") + "\"\n")
     if not out:
         return "No recorded run of this step has its device's measured peaks to draw a roofline from.\n"
     return ("Each point is a step at its arithmetic intensity (FLOP per byte the sgemm kernel requests from global "
@@ -256,4 +304,5 @@ def render(ctx):
     write(os.path.join(ctx.out, "ceilings_sources.md"), sources_snippet(ctx.results, ctx.ptxas))
     for s in ctx.steps:
         write(os.path.join(ctx.out, f"{s.page}_ceiling.md"), ceiling_snippet(ctx.steps, s, ctx.results, ctx.ptxas))
-        write(os.path.join(ctx.out, f"{s.page}_roofline.md"), roofline_snippet(s, ctx.results, ctx.ptxas))
+        write(os.path.join(ctx.out, f"{s.page}_roofline.md"),
+              roofline_snippet(s, ctx.results, ctx.ptxas, local_reads.load(ctx.tuning_dir)))

@@ -22,10 +22,10 @@ import re
 import statistics
 import textwrap
 
-from . import drawing, stepdefs, tables
+from . import drawing, local_reads, stepdefs, tables
 from .attribution import Attribution
 from .common import fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, previous_step, size_short, size_text, write
-from .ceilings import TENSOR, ceilings_for
+from .ceilings import TENSOR, ceilings_for, local_roof
 from .records import tuning_for
 
 STEP_COLOUR, PREV_COLOUR, PEER_COLOUR, LOSS_COLOUR = "#1f5fa8", "#9a9a9a", "#e07b1a", "#c0392b"
@@ -78,10 +78,12 @@ def clusters(points, xy_px, radius_px):
     return list(groups.values())
 
 
-def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN):
-    """The roofline of results file r: the steps as points, the peers as lines; `highlight`, a
-    step, drawn large with its local-memory ceiling; `width` in inches. Points whose markers touch share one label
-    ("7\u201310"); every label is placed where it meets nothing else (drawing.Placer)."""
+def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN, local=()):
+    """The roofline of results file r: the steps as points, the peers as lines; `highlight`, a step,
+    drawn large with its local-memory roof where its device has a measured bandwidth of local memory
+    (ceilings.local_roof(); `local`: the local_reads.LocalReads of bench/tuning/); `width` in inches.
+    Points whose markers touch share one label ("7\u201310"); every label is placed where it meets
+    nothing else (drawing.Placer)."""
     if drawing.stub(path):
         return
     plt = _plt()
@@ -116,12 +118,12 @@ def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN):
             ax.plot(top, [min(value, r.peak.copy * x) for x in top], color="#7a55b0", lw=2.2, zorder=4,
                     gid=f"step {c.step.number}'s tensor-core ceiling")
             tensor = (value, f"TF32 peak / 3 {fmt_gflops(value)} GFLOPS")
-        if mine:
-            for name, value in (("local-memory ceiling", c.bounds.get("local memory")), ("L1 if every load hits", c.l1)):
-                if value and value < c.bounds.get("FMA", float("inf")):
-                    ax.plot([c.intensity / 1.6, c.intensity * 1.6], [value, value], color="#7a55b0", lw=2.2, zorder=4,
-                            gid=f"step {c.step.number}'s {name}")
-                    marks.append((c, value, f"step {c.step.number}'s {name} {fmt_gflops(value)}"))
+        roof = local_roof(c, local) if mine else None
+        if roof:  # its local-memory roof, from the measured bandwidth: across the whole figure, as the
+            #       local traffic per FLOP does not change with the global intensity
+            value, name, _ = roof
+            ax.plot([x0, x1], [value, value], color="#7a55b0", lw=1.6, ls=(0, (5, 3)), zorder=4, gid=name)
+            marks.append((c, value, f"{name} {fmt_gflops(value)}"))
     ax.set_xscale("log")
     ax.set_yscale("log")
     for axis in (ax.xaxis, ax.yaxis):  # plain numbers: 10 with a superscript 3 prints the 3 at 8 px
@@ -158,12 +160,9 @@ def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN):
     for g, text in peers:
         place.add(ax, None, text, [(4, dy, "left", va, None, (x, g)) for x in logs
                                    for dy, va in ((2, "bottom"), (-2, "top"))], fontsize=7.5, color="#a85400")
-    for c, value, text in marks:
-        place.add(ax, (c.intensity * 1.6, value), text,
-                  [(4, 0, "left", "center"), (4, 3, "left", "bottom"), (4, -3, "left", "top")] +
-                  [(-4, dy, "right", va, None, (c.intensity / 1.6, value)) for dy, va in ((0, "center"), (3, "bottom"),
-                                                                                         (-3, "top"))]
-                  + drawing.ring(start=8), fontsize=7.5, color="#5a3d8a", leader_colour="#7a55b0")
+    for c, value, text in marks:  # along its line, as the peers' labels are along theirs
+        place.add(ax, None, text, [(4, dy, "left", va, None, (x, value)) for x in logs
+                                   for dy, va in ((2, "bottom"), (-2, "top"))], fontsize=7.5, color="#5a3d8a")
     # the points: those whose markers touch share a label (the highlighted step keeps its own), in
     # the axes as tight_layout() left them
     px = [ax.transData.transform((c.intensity, c.measured)) for c in points]
@@ -578,6 +577,7 @@ def spread_figure(r, step, settings, all_m, span, path):
 
 def render(ctx):
     figured = [r for r in ctx.results if r.peak]
+    local = local_reads.load(ctx.tuning_dir)
     lines = []
     for r in figured:
         roofline(r, ctx.steps, ctx.ptxas, os.path.join(ctx.out, f"roofline_{r.stem}.svg"))
@@ -587,7 +587,7 @@ def render(ctx):
             if r.gflops(s.name) is not None:
                 # each in a list item of its step's page (ceilings.roofline_snippet): narrower by its indent
                 roofline(r, ctx.steps, ctx.ptxas, os.path.join(ctx.out, f"roofline_{r.stem}_{s.page}.svg"), highlight=s,
-                         width=drawing.width_in(lists=1))
+                         width=drawing.width_in(lists=1), local=local)
     write(os.path.join(ctx.out, "rooflines.md"), "\n".join(lines) or "No results file has its measured peaks.\n")
     attribution = Attribution.of(ctx)
     for s in ctx.steps:

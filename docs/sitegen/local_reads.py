@@ -20,6 +20,8 @@ SUFFIX = "-local-reads.csv"
 COLUMNS = ["platform", "device", "driver", "clock_mhz", "compute_units", "work_items", "col", "vectors",
            "iterations", "median_ms", "best_ms", "cycles_per_read", "relative", "date"]
 WARP = 32
+# What each work-item of peak.cl's local_reads reads per loop iteration: 8 float4 (bandwidth())
+READS_PER_ITERATION, VECTOR_BYTES = 8, 16
 COL_EXPR = re.compile(r"^[lane0-9 %/*+()-]+$")
 
 
@@ -58,9 +60,13 @@ class LocalReads:
         try:
             self.clock_mhz, self.compute_units = int(first["clock_mhz"]), int(first["compute_units"])
             self.work_items = int(first["work_items"])
+            self.lane_gbps = []  # the bytes each run with col = lane read per second, GB/s (bandwidth())
             for r in rows:
                 self.cycles.setdefault(r["col"], []).append(float(r["cycles_per_read"]))
                 self.vectors[r["col"]] = int(r["vectors"])
+                if r["col"] == "lane":
+                    self.lane_gbps.append(int(r["work_items"]) * int(r["iterations"]) * READS_PER_ITERATION
+                                          * VECTOR_BYTES / (float(r["median_ms"]) * 1e6))
         except ValueError:
             raise InputError(f"{path}: a row has a malformed number") from None
         for col in self.cycles:
@@ -74,6 +80,13 @@ class LocalReads:
 
     def median(self, col):
         return statistics.median(self.cycles[col])
+
+    def bandwidth(self):
+        """The bandwidth of local memory the runs measured, GB/s (the median of the runs): with col =
+        lane every work-item of a warp reads its own float4, no two the same bank at once, so the
+        bytes read over the time (median_ms) is the most the whole device's local memory served. From
+        the time alone: the clock the device reports, behind cycles_per_read, does not enter it."""
+        return statistics.median(self.lane_gbps)
 
     def find(self, lane_cols):
         """The col of this file that reads as lane_cols does (the same vectors, shifted), or None."""

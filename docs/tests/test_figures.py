@@ -8,6 +8,8 @@ bench/tuning/), read at a glance (docs/sitegen/drawing.py says what each check m
     quarter of its points or more (under the line drawn after it);
   - no line of data spikes (4095, 4096 and 4097 joined on a log axis: straight up and down);
   - no text smaller than 10 px on the page (its font size in the SVG at the width a page shows it);
+  - a step bound by local memory has its local-memory roof on its roofline, from the bandwidth
+    `peak --local-reads` measured on its device (where one is recorded);
   - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), less the
     indent of the list items and answer folds a page shows it in, so that none is scaled down or cut
     at 1024 or 1280 pixels;
@@ -361,6 +363,42 @@ class BuiltFigures(unittest.TestCase):
                                                        for lists, folds, _ in places.get(name, [])])
             with self.subTest(figure=name):
                 self.assertEqual(drawing.small_texts(svg, shown), [], f"shown {shown:.0f} px wide")
+
+    def test_local_memory_roofs(self):
+        """Where a step's lowest ceiling is local memory (the lesson's table: steps 2 to 4 on the GPUs)
+        and its device has a measured bandwidth of local memory (bench/tuning/NAME-local-reads.csv,
+        `peak --local-reads`), the step's roofline draws that roof: a line across the whole plot at the
+        measured bandwidth over the bytes per FLOP the step reads there (ceilings.local_roof()), named
+        with its value. A device without that file gets none (none made up)."""
+        from sitegen import ceilings, cli, local_reads
+        from sitegen.common import fmt_gflops
+        args = argparse.Namespace(source=SOURCE, results=os.path.join(SOURCE, "docs", "results"), out=self.gen,
+                                  tuning=None, gnuplot=None)
+        ctx = cli.Context(args)
+        files = local_reads.load(ctx.tuning_dir)
+        checked = 0
+        for s in ctx.steps:
+            for c in ceilings.ceilings_for(s, ctx.results, ctx.ptxas):
+                f = ceilings.measured_local(c.r, files)
+                if c.binding[0] != "local memory" or f is None:
+                    continue
+                name = f"roofline_{c.r.stem}_{s.page}.svg"
+                with open(os.path.join(self.gen, name), encoding="utf-8") as svg_file:
+                    svg = svg_file.read()
+                roof = f"step {s.number}'s local-memory roof"
+                value = fmt_gflops(f.bandwidth() / (2 * c.lpf))
+                with self.subTest(figure=name):
+                    self.assertTrue(f">{roof} {value}<" in svg, f"no {roof} at {value} GFLOPS, from {f.name}")
+                    line = re.search(rf'<g id="{re.escape(roof)}">\s*<path d="M ([\d.]+) ([\d.]+)\s+L ([\d.]+) '
+                                     r'([\d.]+)', svg)
+                    frame = re.search(r'<g id="patch_2">\s*<path d="M ([\d.]+) [\d.]+\s+L ([\d.]+)', svg)
+                    self.assertTrue(line and frame, "no line of the roof, or no axes")
+                    x0, y0, x1, y1 = map(float, line.groups())
+                    self.assertAlmostEqual(y0, y1, places=3, msg="the roof is not level")
+                    self.assertLessEqual(x0, float(frame.group(1)) + 0.5, "the roof does not start at the left")
+                    self.assertGreaterEqual(x1, float(frame.group(2)) - 0.5, "the roof does not reach the right")
+                checked += 1
+        self.assertGreater(checked, 0, "no step binds on local memory on a device with a measured bandwidth")
 
     def test_every_figure_shown(self):
         """Every figure drawn is shown by a page (so that test_width knows where it stands)."""
