@@ -573,10 +573,16 @@ def hidden_series(fig):
     for t in texts:
         t.set_visible(False)
     scale = fig.dpi / 72.0
+    shown = [a for a in fig.axes if a.get_visible()]
     for ax in fig.axes:
         labelled = [l for l in ax.lines if l.get_visible() and not l.get_label().startswith("_")]
         if len(labelled) < 2:
             continue
+        # the other axes left out of these renders too, where they lie apart from this one (a panel of
+        # small multiples: drawing them all for each line of each panel took most of the time)
+        apart = [a for a in shown if a is not ax and not a.bbox.overlaps(ax.bbox)]
+        for a in apart:
+            a.set_visible(False)
         # the lines of data: the legend entries and the unlabelled lines with markers beside them (a
         # program's UNVERIFIED points), in the order they are drawn (by zorder, then as added)
         series = sorted([l for l in ax.lines if l.get_visible() and getattr(l, "_leader_of", None) is None
@@ -647,6 +653,8 @@ def hidden_series(fig):
                            + f": less than {100 * VISIBLE:.0f} % of what it draws there shows")
         for l in series:
             l.set_visible(True)
+        for a in apart:
+            a.set_visible(True)
     for t in texts:
         t.set_visible(True)
     return out
