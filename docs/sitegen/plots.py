@@ -98,13 +98,37 @@ def plot_device(r, path):
     drawing.save(fig, path)
 
 
+def together(results, programs, within=1.5):
+    """The pairs of devices whose lines run together on the log scale (i, j, i < j: every step both ran
+    within `within` of each other, the H100 and the H200): on one log axis the later hides what tells
+    them apart, so plot_all() draws the later over the earlier in a panel of its own. Each device with
+    the first it runs with."""
+    pairs = []
+    for j, b in enumerate(results):
+        for i, a in enumerate(results[:j]):
+            both = [(a.gflops(p), b.gflops(p)) for p in programs if is_step(p)
+                    and a.gflops(p) is not None and b.gflops(p) is not None]
+            if both and all(max(x / y, y / x) < within for x, y in both):
+                pairs.append((i, j))
+                break
+    return pairs
+
+
 def plot_all(results, path):
     """All devices on one plot, log scale: per device, a line through the steps and points for the
-    peers (right of the dashed line), each device with its own colour, marker and line style."""
+    peers (right of the dashed line), each device with its own colour, marker and line style. Where
+    two devices' lines run together (together()), a panel below: the later over the earlier, program
+    by program, on a linear scale."""
     plt = drawing.pyplot()
     programs = ordered_programs(results)
     nsteps = sum(1 for p in programs if is_step(p))
-    fig, ax = plt.subplots(figsize=(drawing.MAX_WIDTH_IN, 4.4 + 0.2 * len(results)))
+    pairs = together(results, programs)
+    if pairs:
+        fig, (ax, below) = plt.subplots(2, 1, sharex=True, figsize=(drawing.MAX_WIDTH_IN, 5.9 + 0.2 * len(results)),
+                                        gridspec_kw={"height_ratios": [3, 1.15]})
+    else:
+        fig, ax = plt.subplots(figsize=(drawing.MAX_WIDTH_IN, 4.4 + 0.2 * len(results)))
+        below = None
     values = []
     for j, r in enumerate(results):
         look = dict(DEVICE_LOOKS[j % len(DEVICE_LOOKS)])
@@ -118,21 +142,51 @@ def plot_all(results, path):
             look.pop("lw")
             ax.plot([i for i, _ in peers], [g for _, g in peers], ls="none", label=f"_peers of {r.stem}",
                     zorder=3 + j, **look)
-    if nsteps < len(programs):
-        ax.axvline(nsteps - 0.5, color="#888888", lw=0.8, ls=(0, (3, 3)), zorder=1,
-                   gid="the line between steps and peers")
+    ratios, host = [], set()
+    for i, j in pairs:  # the later device over the earlier, in the later one's look
+        look = dict(DEVICE_LOOKS[j % len(DEVICE_LOOKS)])
+        look.pop("ls")
+        look.pop("lw")
+        a, b = results[i], results[j]
+        # (not the CPU BLAS of two GPUs' files: it ran on each machine's host CPU, not on the devices)
+        host |= {p for p in programs
+                 if p == "cpu_blas" and not (a.same_hardware(a.row(p)) and b.same_hardware(b.row(p)))}
+        pts = [(x, b.gflops(p) / a.gflops(p)) for x, p in enumerate(programs)
+               if a.gflops(p) is not None and b.gflops(p) is not None and p not in host]
+        ratios += [q for _, q in pts]
+        below.plot([x for x, _ in pts], [q for _, q in pts], ls="none", label=f"{b.stem} / {a.stem}", zorder=3,
+                   **look)
+    for where in [ax] + ([below] if below else []):
+        if nsteps < len(programs):
+            where.axvline(nsteps - 0.5, color="#888888", lw=0.8, ls=(0, (3, 3)), zorder=1,
+                          gid="the line between steps and peers")
+        where.grid(True, axis="y", which="major", color="#dddddd", lw=0.6)
     ax.set_yscale("log")
     if values:
         ax.set_ylim(min(values) / 1.6, max(values) * 1.6)
         log_ticks(ax, min(values), max(values))
     ax.set_xlim(-0.5, len(programs) - 0.5)
     ax.set_xticks(range(len(programs)))
-    ax.set_xticklabels([tick_label(p) for p in programs], fontsize=8)
-    ax.set_xlabel("step, then the peers")
+    last = below or ax
+    last.set_xticklabels([tick_label(p) for p in programs], fontsize=8)
+    last.set_xlabel("step, then the peers")
     ax.set_ylabel("GFLOPS (median, log scale)")
-    ax.grid(True, axis="y", which="major", color="#dddddd", lw=0.6)
     ax.set_title("GFLOPS of each step (lines) and peer (points) on every recorded device", fontsize=10, loc="left")
-    ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.16), frameon=False, fontsize=8, borderaxespad=0)
+    if below:
+        below.axhline(1.0, color="#222222", lw=0.9, zorder=2, gid="the line of 1.0")
+        lo, hi = min(ratios + [1.0]), max(ratios + [1.0])
+        pad = 0.15 * max(hi - lo, 0.1)
+        below.set_ylim(max(0.0, lo - pad), hi + pad)  # (a ratio is never below 0)
+        from matplotlib.ticker import FuncFormatter
+        below.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:.3g}"))
+        below.set_ylabel(f"{results[pairs[0][1]].stem} /\n{results[pairs[0][0]].stem}" if len(pairs) == 1 else
+                         "ratio: a device /\nthe one it runs with", fontsize=8)
+        over = ", ".join(f"{results[j].stem} over {results[i].stem}" for i, j in pairs)
+        below.set_title(f"Where two lines run together above: {over} (above 1: faster"
+                        + ("; CPU BLAS ran on the hosts" if host else "") + ")", fontsize=8.5, loc="left")
+    handles, labels = ax.get_legend_handles_labels()
+    last.legend(handles, labels, loc="upper left", bbox_to_anchor=(0.0, -0.16 if not below else -0.42), frameon=False,
+                fontsize=8, borderaxespad=0)
     fig.tight_layout()
     drawing.save(fig, path)
 
@@ -245,8 +299,10 @@ def render(ctx):
         write(os.path.join(ctx.out, "results_all.md"), NO_RESULTS)
     else:
         plot_all(ctx.results, os.path.join(ctx.out, "results_all.svg"))
+        below = ("; below, where two devices' lines run together, the one over the other (linear)"
+                 if together(ctx.results, ordered_programs(ctx.results)) else "")
         write(os.path.join(ctx.out, "results_all.md"), '\\image html results_all.svg "GFLOPS of every step '
-              'and peer on every recorded device, at each file\'s headline size (log scale)"\n')
+              f'and peer on every recorded device, at each file\'s headline size (log scale){below}"\n')
         for r in ctx.results:
             plot_device(r, os.path.join(ctx.out, f"results_{r.stem}.svg"))
             plots.append(f'\\image html results_{r.stem}.svg "{md_escape(r.stem)}: GFLOPS of each step and peer at '
