@@ -544,7 +544,8 @@ def _drawn_points(line):
     data_x = numpy.asarray(line.get_xdata(), float)
     which = range(len(xy))
     every = line.get_markevery()
-    if _has_marker(line) and isinstance(every, (list, tuple)) and all(isinstance(i, (int, numpy.integer)) for i in every):
+    if _has_marker(line) and isinstance(every, (list, tuple)) and all(isinstance(i, (int, numpy.integer))
+                                                                      for i in every):
         which = every
     return [(xy[i][0], xy[i][1], data_x[i]) for i in which if numpy.isfinite(xy[i]).all()]
 

@@ -191,7 +191,8 @@ class Checks(unittest.TestCase):
         self.assertIn("'slice 0' (9.3 px)", small)
         self.assertIn("'10 3' (8.4 px)", small)
         self.assertNotIn("'slice 1' (10.0 px)", small)
-        self.assertIn("'slice 1' (9.0 px)", drawing.small_texts(svg.getvalue(), 0.9 * drawing.svg_width_px(svg.getvalue())))
+        shown = 0.9 * drawing.svg_width_px(svg.getvalue())
+        self.assertIn("'slice 1' (9.0 px)", drawing.small_texts(svg.getvalue(), shown))
 
     def test_spike(self):
         """A line of data through sizes 4095, 4096 and 4097 on a log axis goes straight up and down: a
