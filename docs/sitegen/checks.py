@@ -325,6 +325,36 @@ def step_counts(docs_dir):
     return out
 
 
+# A lesson is read in one sitting: at most about 1,600 words, counted as lesson_words() does
+LESSON_WORDS = 1650
+
+
+def lesson_words(path):
+    """The words a lesson shows when its page opens: the text of the built page's contents, less its
+    code (fragments), its diffs (with their notes and hunk lists: diffs.DIFF_BEGIN to DIFF_END), its
+    tables and what is folded (<details>: the full diff, a diagram's numbers), one click away."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    m = re.search(r'<div class="contents">(.*)', text, re.S)
+    body = m.group(1) if m else text
+    for pattern in (r"<!-- diff -->.*?<!-- /diff -->", r'<pre class="diff">.*?</pre>',
+                    r'<div class="fragment">.*?</div><!-- fragment -->', r"<(script|style)[^>]*>.*?</\1>",
+                    r"<table.*?</table>", r"<details.*?</details>"):
+        body = re.sub(pattern, " ", body, flags=re.S)
+    return len(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def lesson_lengths(html_dir):
+    """A lesson longer than LESSON_WORDS words (lesson_words())."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(html_dir, "*step[0-9][0-9].html"))):
+        n = lesson_words(path)
+        if n > LESSON_WORDS:
+            out.append(f"{os.path.basename(path)}: {n} words when the page opens, more than the "
+                       f"{LESSON_WORDS} of one sitting (code, diffs, tables and folded parts not counted)")
+    return out
+
+
 def check_html(gen_dir, html_dir, docs_dir):
     """Every check; returns the exit status."""
     problems = [f"plot generated but shown on no page: {os.path.basename(p)}"
@@ -335,6 +365,10 @@ def check_html(gen_dir, html_dir, docs_dir):
     problems += check_site(sources, html_dir)
     problems += check_glossary(docs_dir)
     problems += step_counts(docs_dir)
+    # a reader's own records add a line per device to every lesson: the length of one sitting is that
+    # of the site on the committed records (docs.build); docs/test_reader_path.sh sets this
+    if not os.environ.get("GEMM_DOCS_OWN_RECORDS"):
+        problems += lesson_lengths(html_dir)
     for p in problems:
         print(f"render.py: error: {p}", file=sys.stderr)
     return 1 if problems else 0
