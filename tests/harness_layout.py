@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The harness stays readable (issue: "a harness a newcomer can read in one sitting"):
 
-- no function in common/src/ longer than MAX_LINES lines (from its opening to its closing brace);
+- no function in common/src/ (the services, and the runner in run/) longer than MAX_LINES lines (from its opening to its closing brace);
 - gemm_step_main(), the runner's table of contents, fits a screen (MAX_MAIN_LINES);
-- the runner (gemm_step.c and the run_*.c phases) names no step's parameter: the rules of one
+- the runner (common/src/run/: gemm_step.c and the run_*.c phases) names no step's parameter: the rules of one
   step's idea (tiles, warp tiles, split-K ...) live in gemm_step_rules.c and the steps' main.c.
 
 usage: harness_layout.py SOURCE_DIR [--longest N]   (--longest prints the N longest functions)
@@ -46,7 +46,7 @@ def main():
     longest = int(sys.argv[sys.argv.index("--longest") + 1]) if "--longest" in sys.argv else 0
     src = os.path.join(root, "common", "src")
     every = []
-    for path in sorted(glob.glob(os.path.join(src, "*.c"))):
+    for path in sorted(glob.glob(os.path.join(src, "**", "*.c"), recursive=True)):
         every += [(n, name, os.path.relpath(path, root), line) for name, line, n in functions(path)]
     every.sort(reverse=True)
     for n, name, path, line in every[:longest]:
@@ -59,7 +59,7 @@ def main():
     elif main_fn[0][0] > MAX_MAIN_LINES:
         errors.append(f"gemm_step_main() is {main_fn[0][0]} lines: the table of contents must fit a screen "
                       f"({MAX_MAIN_LINES})")
-    runner = [os.path.join(src, "gemm_step.c")] + sorted(glob.glob(os.path.join(src, "run_*.c")))
+    runner = sorted(glob.glob(os.path.join(src, "run", "*.c")))
     pattern = re.compile(r'"(' + "|".join(STEP_PARAMS) + r')"')
     for path in runner:
         for number, text in enumerate(open(path, encoding="utf-8"), 1):

@@ -522,7 +522,7 @@ gemm_expect_robust(bad.cl_options_define_quoted_parameter 2
 set_tests_properties(bad.cl_options_define_quoted_parameter PROPERTIES ENVIRONMENT "GEMM_CL_OPTIONS=-D\"TS\"=8")
 # The build options are the -D defines alone, no -cl-std: PoCL 5.0 (Ubuntu 24.04's), given
 # -cl-std=CL1.2, leaves wait_group_events() out of step 10's binary, which then does not load (every
-# test of step 10 failed there; common/src/run_build.c, build_options()). The PoCL of CI does not
+# test of step 10 failed there; common/src/run/run_build.c, build_options()). The PoCL of CI does not
 # show that, so the options themselves are checked: the defines and nothing else, up to the closing
 # parenthesis (an option after them, -cl-std=CL1.2 appended, passed a check of their start alone), with
 # no GEMM_CL_OPTIONS from the environment the tests run in.

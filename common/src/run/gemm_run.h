@@ -2,8 +2,8 @@
  * @file gemm_run.h
  * @brief Inside the runner: its phases, and the one struct they hand on.
  *
- * gemm_step_main() (`common/src/gemm_step.c`) is a table of contents: it calls the phases below
- * in this order, each a function in a file of `common/src/` named after what it does. Each phase
+ * gemm_step_main() (`common/src/run/gemm_step.c`) is a table of contents: it calls the phases below
+ * in this order, each a function in a file of `common/src/run/` named after what it does. Each phase
  * fills its own fields of #gemm_run (each field says which phase) and reads only those of the
  * phases before it. A phase returns 0 to go on, or an exit code (gemm_common.h) with one line in
  * gemm_run::msg; gemm_step_main() then prints that line, releases what the phases acquired
