@@ -110,6 +110,11 @@ void gemm_plan_temp(gemm_plan *plan, gemm_buffer_id which, const char *label, si
  *  and the kernel's build then see that value); returns nonzero if GEMM_MAX_CHOSEN are taken. */
 int gemm_plan_choose(gemm_plan *plan, const char *name, long value);
 
+/** @brief Buffer @p b's name for messages: "A", "B", "C", or the plan's label of a helper buffer. */
+const char *gemm_plan_buffer_name(const gemm_plan *plan, int b);
+/** @brief Floats in one row of buffer @p b (the size of its guard regions): K for A, N for B and C, the longest for a helper. */
+size_t gemm_buffer_row(const gemm_problem *p, int b);
+
 /** @brief Appends an int argument. */
 void gemm_arg_int(gemm_launch *l, long value);
 /** @brief Appends a float argument. */

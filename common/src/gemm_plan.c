@@ -47,6 +47,27 @@ int gemm_plan_choose(gemm_plan *plan, const char *name, long value)
     return 1;
 }
 
+static const char *const buffer_names[GEMM_BUF_COUNT] = {"A", "B", "C", "helper buffer 0", "helper buffer 1",
+                                                          "helper buffer 2", "helper buffer 3"};
+_Static_assert(GEMM_MAX_TEMPS == GEMM_BUF_COUNT - GEMM_BUF_T0, "one helper buffer per GEMM_BUF_T*");
+
+const char *gemm_plan_buffer_name(const gemm_plan *plan, int b)
+{
+    return b < GEMM_BUF_T0 ? buffer_names[b] : plan->temp_label[b - GEMM_BUF_T0];
+}
+
+/* Floats per row of buffer b, for the size of its guards: A is m x k, B k x n, C m x n; a helper
+ * buffer's shape is the plan's, so its guards take the longest of the three. */
+size_t gemm_buffer_row(const gemm_problem *p, int b)
+{
+    if (b == GEMM_BUF_A)
+        return (size_t)p->k;
+    if (b == GEMM_BUF_B || b == GEMM_BUF_C)
+        return (size_t)p->n;
+    const long longest = p->m > p->n ? (p->m > p->k ? p->m : p->k) : (p->n > p->k ? p->n : p->k);
+    return (size_t)longest;
+}
+
 static gemm_arg *next_arg(gemm_launch *l)
 {
     static gemm_arg overflow; /* writes past GEMM_MAX_ARGS land here; nargs then flags the bug */

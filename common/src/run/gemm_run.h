@@ -129,11 +129,4 @@ int gemm_run_read(gemm_run *r, cl_mem buf, size_t offset, size_t bytes, void *ds
 /** @brief Releases everything the phases acquired; safe after any of them. */
 void gemm_run_release(gemm_run *r);
 
-/** @brief Buffer @p b's name for messages: "A", "B", "C", or the plan's label of a helper buffer. */
-const char *gemm_run_plan_buffer_name(const gemm_plan *plan, int b);
-/** @brief Floats in one row of buffer @p b (the size of its guard regions): K for A, N for B and C, the longest for a helper. */
-size_t gemm_run_buffer_row(const gemm_problem *p, int b);
-/** @brief The host memory the sizes given need, checked before the driver loads (gemm_memory.h). */
-int gemm_run_check_memory_early(const gemm_options *opt, gemm_msg *msg);
-
 #endif /* GEMM_RUN_H */

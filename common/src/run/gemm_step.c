@@ -51,15 +51,6 @@ int gemm_step_main(const gemm_step *step, int argc, char **argv)
 }
 /* [phases] */
 
-static const char *const buffer_names[GEMM_BUF_COUNT] = {"A", "B", "C", "helper buffer 0", "helper buffer 1",
-                                                          "helper buffer 2", "helper buffer 3"};
-_Static_assert(GEMM_MAX_TEMPS == GEMM_BUF_COUNT - GEMM_BUF_T0, "one helper buffer per GEMM_BUF_T*");
-
-const char *gemm_run_plan_buffer_name(const gemm_plan *plan, int b)
-{
-    return b < GEMM_BUF_T0 ? buffer_names[b] : plan->temp_label[b - GEMM_BUF_T0];
-}
-
 void gemm_run_release(gemm_run *r)
 {
     /* A run that failed part-way may have left launches queued (a later one refused, or the

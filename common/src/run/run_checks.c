@@ -7,18 +7,6 @@
 
 static double gib(double bytes) { return bytes / 1073741824.0; }
 
-/* Floats per row of buffer b, for the size of its guards: A is m x k, B k x n, C m x n; a helper
- * buffer's shape is the plan's, so its guards take the longest of the three. */
-size_t gemm_run_buffer_row(const gemm_problem *p, int b)
-{
-    if (b == GEMM_BUF_A)
-        return (size_t)p->k;
-    if (b == GEMM_BUF_B || b == GEMM_BUF_C)
-        return (size_t)p->n;
-    const long longest = p->m > p->n ? (p->m > p->k ? p->m : p->k) : (p->n > p->k ? p->n : p->k);
-    return (size_t)longest;
-}
-
 /* How many floats each buffer holds: A, B, C, then the plan's helper buffers (0 = unused). */
 static void buffer_elems(const gemm_problem *p, const gemm_plan *plan, size_t elems[GEMM_BUF_COUNT])
 {
@@ -36,14 +24,14 @@ int gemm_check_plan(const gemm_problem *p, const gemm_plan *plan, const char *pa
     buffer_elems(p, plan, elems);
     double total = 0;
     for (int b = 0; b < GEMM_BUF_COUNT; b++) {
-        const char *name = gemm_run_plan_buffer_name(plan, b);
+        const char *name = gemm_plan_buffer_name(plan, b);
         if (b >= GEMM_BUF_T0 && elems[b] == 0)
             continue;
         if (elems[b] > (size_t)INT_MAX)
             return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
                              "%s would have %zu elements, more than the 2^31-1 that the kernels' 32-bit int "
                              "indices can address", name, elems[b]);
-        const double bytes = (double)gemm_buffer_bytes(dev, elems[b], gemm_run_buffer_row(p, b));
+        const double bytes = (double)gemm_buffer_bytes(dev, elems[b], gemm_buffer_row(p, b));
         if (bytes > (double)dev->max_alloc)
             return gemm_msgf(msg, GEMM_EXIT_BAD_INPUT,
                              "%s needs %.2f GiB but this device's largest buffer is %.2f GiB "
@@ -92,15 +80,8 @@ int gemm_check_plan(const gemm_problem *p, const gemm_plan *plan, const char *pa
 }
 
 /* The host memory a step's run needs (gemm_memory.h): host arrays, device buffers where they are
- * host memory, the reserved inaccessible pages around them; then the plan for the reference. */
-/* Before the OpenCL driver loads, with the sizes given: the host arrays alone must fit. */
-int gemm_run_check_memory_early(const gemm_options *opt, gemm_msg *msg)
-{
-    long sample = 0;
-    char why[8];
-    return gemm_memory_check_host(opt->m, opt->n, opt->k, opt->verify, 0, &sample, why, sizeof why, msg);
-}
-
+ * host memory, the reserved inaccessible pages around them; then the plan for the reference.
+ * (run_options() checked the host arrays alone, before the driver loaded.) */
 static int check_memory(const gemm_problem *p, const gemm_plan *plan, int verify, long *sample, char *why,
                         size_t why_len, gemm_msg *msg)
 {
@@ -117,7 +98,7 @@ static int check_memory(const gemm_problem *p, const gemm_plan *plan, int verify
     for (int b = 0; b < GEMM_BUF_COUNT; b++) {
         if (!elems[b])
             continue;
-        const double bytes = (double)gemm_buffer_bytes(dev, elems[b], gemm_run_buffer_row(p, b)) + (double)gemm_page_size();
+        const double bytes = (double)gemm_buffer_bytes(dev, elems[b], gemm_buffer_row(p, b)) + (double)gemm_page_size();
         device += bytes;
         largest = bytes > largest ? bytes : largest;
         use.reserved += 2.0 * (double)fence;

@@ -18,8 +18,8 @@ static int make_buffers(gemm_run *r)
                             : b == GEMM_BUF_B          ? r->data.b
                             : b == GEMM_BUF_C && keep_c ? r->data.c0
                                                         : NULL;
-        int rc = gemm_buffer_create(&r->cl, &r->buf[b], gemm_run_plan_buffer_name(&r->plan, b), r->elems[b],
-                                    gemm_run_buffer_row(&r->prob, b), init, &r->msg);
+        int rc = gemm_buffer_create(&r->cl, &r->buf[b], gemm_plan_buffer_name(&r->plan, b), r->elems[b],
+                                    gemm_buffer_row(&r->prob, b), init, &r->msg);
         if (rc)
             return rc;
     }

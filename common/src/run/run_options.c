@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gemm_memory.h"
 #include "gemm_params.h"
 #include "gemm_run.h"
 
@@ -119,6 +120,15 @@ static int read_text_file(const char *path, char **out, gemm_msg *msg)
     return 0;
 }
 
+/* Before the OpenCL driver loads, with the sizes given: the host arrays alone must fit (gemm_memory.h;
+ * run_checks() checks the whole run's memory once the plan is known). */
+static int check_memory_early(const gemm_options *opt, gemm_msg *msg)
+{
+    long sample = 0;
+    char why[8];
+    return gemm_memory_check_host(opt->m, opt->n, opt->k, opt->verify, 0, &sample, why, sizeof why, msg);
+}
+
 int run_options(gemm_run *r, int argc, char **argv)
 {
     const gemm_step *step = r->step;
@@ -149,6 +159,6 @@ int run_options(gemm_run *r, int argc, char **argv)
     const gemm_options *opt = &r->opt;
     rc = opt->k ? gemm_check_scalars(opt->k, opt->alpha, opt->beta, &r->msg) : 0;
     if (!rc && opt->m && opt->n && opt->k)
-        rc = gemm_run_check_memory_early(opt, &r->msg);
+        rc = check_memory_early(opt, &r->msg);
     return rc;
 }
