@@ -8,6 +8,8 @@
  * phases before it. A phase returns 0 to go on, or an exit code (gemm_common.h) with one line in
  * gemm_run::msg; gemm_step_main() then prints that line, releases what the phases acquired
  * (gemm_run_release()) and returns the code. A step never sees this header: it sees gemm_step.h.
+ * Nor does a service (the files of `common/src/` outside `run/`, the headers of `common/include`):
+ * the runner uses the services, never the other way round (tests/harness_layers.py).
  */
 #ifndef GEMM_RUN_H
 #define GEMM_RUN_H
