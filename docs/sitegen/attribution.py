@@ -32,7 +32,7 @@ import os
 import re
 import statistics
 
-from . import tuning_tables
+from . import tuning_ablation
 from .common import InputError, fmt_ratio, md_escape, parse_params, previous_step
 
 POCL = "Portable Computing Language"
@@ -163,16 +163,16 @@ class Attribution:
         return None
 
     def ablations(self, r, step, size=None):
-        """The recorded runs of the idea alone (bench/tune_nvidia.sh OUT ablation, tuning_tables.
+        """The recorded runs of the idea alone (bench/tune_nvidia.sh OUT ablation, tuning_ablation.
         alone_configs()) on r's device at that size: [(file, the step's gain with its defaults, [(the
         configuration without the idea, its rate over the previous step's defaults)])]."""
         prev = previous_step(self.steps, step)
         size = size or r.headline
         out = []
         for t in self.tuning:
-            if not tuning_tables.ALONE_FILE.match(t.name) or t.device != {(r.platform, r.device)}:
+            if not tuning_ablation.ALONE_FILE.match(t.name) or t.device != {(r.platform, r.device)}:
                 continue
-            c = tuning_tables.alone_configs(t, prev, step, self.defaults)
+            c = tuning_ablation.alone_configs(t, prev, step, self.defaults)
             median = lambda rows: statistics.median(x["_gflops"] for x in rows)  # noqa: E731
             base, full = (c.get(f"step {prev.number}, its defaults", {}).get(size),
                           c.get(f"step {step.number}, its defaults", {}).get(size))

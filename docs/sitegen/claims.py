@@ -24,8 +24,8 @@ import glob
 import os
 import re
 
-from . import tables, tuning_tables
-from .common import fmt_ratio, previous_step, size_short, size_text
+from . import tables, tuning_ablation
+from .common import fmt_ratio, median, previous_step, size_short, size_text
 
 UNIVERSAL = re.compile(r"\b(every (?:recorded )?devices?|every (?:square )?sizes?|every device we recorded"
                        r"|at every (?:size|square|device|recorded|run|other|one)\w*)\b", re.I)
@@ -362,13 +362,13 @@ def step10_faster_from_4095(d):
 
 
 def alone(d, number):
-    """{ablation file: configurations (tuning_tables.alone_configs)} for step `number`."""
+    """{ablation file: configurations (tuning_ablation.alone_configs)} for step `number`."""
     step = d.step(number)
     prev = previous_step(d.steps, step)
     out = {}
     for t in d.tuning:
-        if tuning_tables.ALONE_FILE.match(t.name):
-            c = tuning_tables.alone_configs(t, prev, step, d.defaults)
+        if tuning_ablation.ALONE_FILE.match(t.name):
+            c = tuning_ablation.alone_configs(t, prev, step, d.defaults)
             if c:
                 out[t.name] = c
     return out
@@ -379,8 +379,8 @@ def double_buffering_alone_faster(d):
     for name, c in alone(d, 7).items():
         base, idea = c.get("step 6, its defaults", {}), c.get("step 7 with step 6's parameters", {})
         for size, rows in idea.items():
-            a = tuning_tables.median([r["_gflops"] for r in rows])
-            b = tuning_tables.median([r["_gflops"] for r in base.get(size, [])] or [float("inf")])
+            a = median([r["_gflops"] for r in rows])
+            b = median([r["_gflops"] for r in base.get(size, [])] or [float("inf")])
             if a <= b:
                 bad.append(f"{name} at {size[0]}: {a:.0f} against {b:.0f}")
     return "; ".join(bad) or None
@@ -395,8 +395,8 @@ def runs19_agree_within_a_percent(d):
     for label in a:
         for size in a[label]:
             if label in b and size in b[label]:
-                x = tuning_tables.median([r["_gflops"] for r in a[label][size]])
-                y = tuning_tables.median([r["_gflops"] for r in b[label][size]])
+                x = median([r["_gflops"] for r in a[label][size]])
+                y = median([r["_gflops"] for r in b[label][size]])
                 if abs(x - y) / min(x, y) >= 0.01:
                     bad.append(f"{label} at {size[0]}: {x:.0f} and {y:.0f}")
     return "; ".join(bad) or None

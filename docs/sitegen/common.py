@@ -107,6 +107,11 @@ def read_csv_rows(path, needed, what):
     return rows
 
 
+def median(values):
+    v = sorted(values)
+    return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+
+
 def round_up(x, to):
     return (x + to - 1) // to * to
 

@@ -19,9 +19,8 @@ import csv
 import os
 import re
 
-from . import tuning_tables
 from .claims import POCL, alone, ratios, sentences, step10_faster_from_4095, step2_faster_up_to_three_on_cpu
-from .common import parse_parts
+from .common import median, parse_parts
 
 NUMBER_WORDS = r"(?:two|three|four|five|six|seven|eight|nine|ten|several|many|a few|tens of)"
 FIGURE = re.compile(
@@ -268,13 +267,13 @@ def step7_alone_little_together_much(d):
         for size in base:
             if size[0] not in (4096, 8192):
                 continue
-            b = tuning_tables.median([r["_gflops"] for r in base[size]])
+            b = median([r["_gflops"] for r in base[size]])
             for label, lo, hi in (("step 7 with step 6's parameters", 0, 1.1), ("step 6 with step 7's parameters", 0, 1.1),
                                   ("step 7, its defaults", 1.15, 10)):
                 rows = c.get(label, {}).get(size)
                 if rows:
                     found += 1
-                    x = tuning_tables.median([r["_gflops"] for r in rows]) / b
+                    x = median([r["_gflops"] for r in rows]) / b
                     if not lo <= x <= hi:
                         bad.append(f"{name} at {size[0]}: {label} {x:.2f}x step 6")
     return "; ".join(bad) or (None if found else "no H100 run of the idea alone at 4096 or 8192")

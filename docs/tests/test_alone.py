@@ -1,4 +1,4 @@
-"""docs.alone_table: the tables "The idea alone" (stepNN_alone.md, docs/sitegen/tuning_tables.py)
+"""docs.alone_table: the tables "The idea alone" (stepNN_alone.md, docs/sitegen/tuning_ablation.py)
 read a run of `bench/tune_nvidia.sh OUT ablation`. Here a made-up run, written in the harness's CSV
 columns, checks that each row of it lands in the right line of the table:
   - a step with its own NVIDIA defaults, with the other step's parameters (where the parameters
@@ -24,7 +24,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from sitegen import params, sources, tuning_tables  # noqa: E402
+from sitegen import params, sources, tuning_ablation  # noqa: E402
 from sitegen.common import NEEDED  # noqa: E402
 from sitegen.records import TuningFile  # noqa: E402
 
@@ -55,10 +55,10 @@ def table(rows, number, name="test-ablation.csv"):
             w.writeheader()
             w.writerows(rows)
         if name.endswith("-async-copy.csv"):
-            return tuning_tables.copies_snippet([TuningFile(path)], steps, defaults)
+            return tuning_ablation.copies_snippet([TuningFile(path)], steps, defaults)
         if name.endswith("-tiles-by-size.csv"):
-            return tuning_tables.block_sizes_snippet([TuningFile(path)], defaults)
-        return tuning_tables.alone_snippet([TuningFile(path)], steps, defaults, number)
+            return tuning_ablation.block_sizes_snippet([TuningFile(path)], defaults)
+        return tuning_ablation.alone_snippet([TuningFile(path)], steps, defaults, number)
 
 
 def line(text, label):

@@ -32,7 +32,7 @@ try:  # the generator draws its figures with matplotlib (and numpy): without the
 except ImportError as e:
     print(f"SKIPPED: {sys.executable} has no {e.name}: the generator this test runs draws with matplotlib")
     sys.exit(77)
-from sitegen import claims, hand_figures, params, prose, tables, tuning_tables  # noqa: E402
+from sitegen import claims, hand_figures, params, prose, tables, tuning_ablation, tuning_grids, tuning_split_k, tuning_step11  # noqa: E402
 from sitegen.attribution import Attribution  # noqa: E402
 from sitegen.cli import Context  # noqa: E402
 
@@ -73,7 +73,8 @@ with tempfile.TemporaryDirectory() as tmp:
     args.out = gen
     ctx = Context(args)
     tables.render(ctx)
-    tuning_tables.render(ctx)
+    for module in (tuning_grids, tuning_split_k, tuning_ablation, tuning_step11):
+        module.render(ctx)
     prose.render(ctx)
     params.render(ctx)
     docs = os.path.join(source, "docs")

@@ -1,5 +1,5 @@
 """docs.gap_table: the table "What is left between the last step and cuBLAS" (stepNN_gap.md,
-docs/sitegen/tuning_tables.py) reads a recorded sweep. Here a made-up sweep, written in the
+docs/sitegen/tuning_ablation.py) reads a recorded sweep. Here a made-up sweep, written in the
 harness's CSV columns, checks that
   - each size where both the last step and cuBLAS ran gets one line, with cuBLAS's time over the
     step's, over its sgemm kernel's alone, the helper kernels' time and share, and each helper;
@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from sitegen import results, sources, tuning_tables  # noqa: E402
+from sitegen import results, sources, tuning_ablation  # noqa: E402
 from sitegen.common import NEEDED  # noqa: E402
 
 steps = sources.discover_steps(sys.argv[1])
@@ -39,7 +39,7 @@ def table(rows):
             w = csv.DictWriter(f, NEEDED + [c for c in ("parts",) if c not in NEEDED])
             w.writeheader()
             w.writerows(rows)
-        return tuning_tables.gap_snippet([results.ResultsFile(path)], steps)
+        return tuning_ablation.gap_snippet([results.ResultsFile(path)], steps)
 
 
 def line(text, size):
