@@ -5,7 +5,7 @@ A write-it-yourself exercise, docs/exercises/stepNN_write_<idea>.cl, is a step's
 that carries the step's idea left out: in its place, regions between `// ---- YOUR CODE HERE ...` and
 `// ---- END OF YOUR CODE` say what to write. Its solution is the step's kernel with that code marked
 between `// ---- SOLUTION ...` and `// ---- END OF THE SOLUTION`, made from the two files (never
-committed, so that it cannot drift from the kernel: docs/sitegen/exercises.py, solution()).
+committed, so that it cannot drift from the kernel: docs/sitegen/exercise_solutions.py, solution()).
 
   write_exercise.py SOURCE EXERCISE --write OUT
       writes the solution of EXERCISE (a path relative to SOURCE) to OUT: what the build does. Where
@@ -27,7 +27,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs"))
-from sitegen import exercises  # noqa: E402
+from sitegen import exercise_solutions  # noqa: E402
 from sitegen.common import InputError  # noqa: E402
 
 
@@ -38,9 +38,9 @@ def read_lines(path):
 
 def write(source, exercise, out):
     try:
-        text, _ = exercises.solution(source, exercise)
+        text, _ = exercise_solutions.solution(source, exercise)
     except InputError as e:
-        kernel, _ = exercises.exercise_kernel("\n".join(read_lines(os.path.join(source, exercise))), exercise)
+        kernel, _ = exercise_solutions.exercise_kernel("\n".join(read_lines(os.path.join(source, exercise))), exercise)
         print(f"write_exercise.py: warning: {e}\n{out}: the kernel unmarked (the test .same_code fails)",
               file=sys.stderr)
         text = "\n".join(read_lines(os.path.join(source, kernel)))
@@ -60,19 +60,19 @@ def write(source, exercise, out):
 def check(source, exercise, kernel, solution_path):
     problems = []
     ex_lines = read_lines(os.path.join(source, exercise))
-    named, _ = exercises.exercise_kernel("\n".join(ex_lines), exercise)
+    named, _ = exercise_solutions.exercise_kernel("\n".join(ex_lines), exercise)
     if named != kernel:
         problems.append(f"{exercise} names {named} as the step's kernel, the test {kernel}")
     kernel_lines = read_lines(os.path.join(source, kernel))
     try:
-        regions = exercises.align(ex_lines, kernel_lines, exercise, kernel)
-        text, _ = exercises.solution(source, exercise)
+        regions = exercise_solutions.align(ex_lines, kernel_lines, exercise, kernel)
+        text, _ = exercise_solutions.solution(source, exercise)
     except InputError as e:
         return problems + [str(e)]
-    segments, _ = exercises.marked_regions(ex_lines, exercises.EXERCISE_MARKS, exercise)
+    segments, _ = exercise_solutions.marked_regions(ex_lines, exercise_solutions.EXERCISE_MARKS, exercise)
     for n, ((first, last), region) in enumerate(zip(regions, segments[1::2]), 1):
-        mine = [c for c in map(exercises.code_of, region) if c]
-        theirs = [c for c in map(exercises.code_of, kernel_lines[first:last]) if c]
+        mine = [c for c in map(exercise_solutions.code_of, region) if c]
+        theirs = [c for c in map(exercise_solutions.code_of, kernel_lines[first:last]) if c]
         if mine == theirs:
             problems.append(f"region {n} of {exercise} holds the solution's code")
         if not any(line.strip().startswith("//") for line in region):
@@ -83,11 +83,11 @@ def check(source, exercise, kernel, solution_path):
         return problems + [f"{solution_path}: {e.strerror} (built by the target exercise_solutions)"]
     if written != text:
         problems.append(f"{solution_path} is not the solution made from {exercise} and {kernel} now: rebuild")
-    sol_segments, _ = exercises.marked_regions(written.split("\n"), exercises.SOLUTION_MARKS, solution_path)
+    sol_segments, _ = exercise_solutions.marked_regions(written.split("\n"), exercise_solutions.SOLUTION_MARKS, solution_path)
     if len(sol_segments) != len(segments):
         problems.append(f"{solution_path} marks {len(sol_segments) // 2} regions, {exercise} has {len(segments) // 2}")
     unmarked = [line for seg in sol_segments for line in seg]
-    if [c for c in map(exercises.code_of, unmarked) if c] != [c for c in map(exercises.code_of, kernel_lines) if c]:
+    if [c for c in map(exercise_solutions.code_of, unmarked) if c] != [c for c in map(exercise_solutions.code_of, kernel_lines) if c]:
         problems.append(f"{solution_path}, its markers left out, is not the step's kernel {kernel}")
     if not problems:
         print(f"{exercise}: the step's kernel ({kernel}) with {len(regions)} region(s) to write, the kernel's code "

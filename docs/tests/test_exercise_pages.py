@@ -26,7 +26,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from sitegen import exercises  # noqa: E402
+from sitegen import exercise_solutions, exercise_timings, exercises  # noqa: E402
 from sitegen.common import InputError  # noqa: E402
 
 SOURCE, CTEST, BUILD = None, None, None
@@ -200,7 +200,7 @@ class ExercisePages(unittest.TestCase):
         and gives the recorded GPU figures in its answer; a page without one of these is refused."""
         self.assertEqual(exercises.timing_problems(self.sections), [])
         timed = [e for e in self.all if exercises.TIMED.search("\n".join(e.task + e.outcome))]
-        self.assertEqual(sorted(e.number for e in timed), sorted(exercises.timing_numbers()))
+        self.assertEqual(sorted(e.number for e in timed), sorted(exercise_timings.timing_numbers()))
         e = timed[0]
         text = self.page[self.page.index(f"\\subsection {e.label} "):]
         for what, old, new, message in (
@@ -229,7 +229,7 @@ class ExercisePages(unittest.TestCase):
         tuning = os.path.join(BUILD or "/tmp", "test-exercise-cpu-records")
         shutil.rmtree(tuning, ignore_errors=True)
         os.makedirs(tuning)
-        t = next(t for t in exercises.timings(params.read_defaults(SOURCE), cpu=True) if t.number == "1.3")
+        t = next(t for t in exercise_timings.timings(params.read_defaults(SOURCE), cpu=True) if t.number == "1.3")
         values = {"platform": "Portable Computing Language", "device": "cpu-x", "driver": "1", "alpha": "1",
                   "beta": "0", "warmup": "2", "repeat": "5", "median_ms": "20", "best_ms": "19", "status": "PASS",
                   "parts": "sgemm:20/19"}
@@ -244,27 +244,27 @@ class ExercisePages(unittest.TestCase):
         with open(os.path.join(tuning, "pocl-x-exercises.log"), "w", encoding="utf-8") as f:
             f.write("load before ...\n")
         shutil.copy(os.path.join(tuning, "pocl-x-exercises.csv"), os.path.join(tuning, "pocl-x-exercises-local-reads.csv"))
-        rows, logs = exercises.cpu_rows(tuning)
+        rows, logs = exercise_timings.cpu_rows(tuning)
         self.assertEqual(len(rows), 2 * len(t.variants))
-        text = exercises.timing_snippet(t, rows, exercises.ON_CPUS, logs)
-        self.assertIn(f"Recorded on a CPU, through PoCL: **cpu-x**, M=N=K={exercises.CPU_SIZE}", text)
+        text = exercise_timings.timing_snippet(t, rows, exercise_timings.ON_CPUS, logs)
+        self.assertIn(f"Recorded on a CPU, through PoCL: **cpu-x**, M=N=K={exercise_timings.CPU_SIZE}", text)
         self.assertIn("`bench/tuning/pocl-x-exercises.log`", text)
         self.assertEqual(text.count("| 2 | 2.00 | 2.00 to 2.60 |"), len(t.variants), text)
         self.assertEqual(records.load_tuning(tuning), [])
         self.assertEqual(local_reads.load(tuning), [])
         self.assertIn("No run of these variants is recorded on a CPU",
-                      exercises.timing_snippet(t, [], exercises.ON_CPUS))
+                      exercise_timings.timing_snippet(t, [], exercise_timings.ON_CPUS))
 
     def test_timing_figures_read_a_ratio_only_apart(self):
         """The recorded figures' table gives a ratio to the first variant only where the spreads (the
         slowest median to the fastest best of each) do not overlap."""
         higher = lambda a, b: a > b  # noqa: E731
-        table = exercises.spread_table("variant", "GFLOPS", [
+        table = exercise_timings.spread_table("variant", "GFLOPS", [
             ("a", [(100.0, 110.0), (104.0, 108.0)]),      # spread 100 to 110
             ("b", [(109.0, 115.0), (112.0, 113.0)]),      # 109 to 115: overlaps a
             ("c", [(120.0, 121.0), (122.0, 125.0)]),      # 120 to 125: apart
             ("d", []),
-            ("e", [(200.0, 201.0)])], higher, exercises.fmt_gflops)  # one run: no spread, no ratio
+            ("e", [(200.0, 201.0)])], higher, exercise_timings.fmt_gflops)  # one run: no spread, no ratio
         rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
                 for line in table.splitlines()[2:]}
         self.assertEqual(rows["a"][-1], "the first")
@@ -272,30 +272,30 @@ class ExercisePages(unittest.TestCase):
         self.assertIn("overlap", rows["b"][-1])
         self.assertEqual(rows["c"][1:], ["120", "120 to 125", "1.20x"])
         self.assertEqual(rows["d"][1], "not recorded")
-        self.assertEqual(rows["e"][1:], ["200", exercises.ONE_RUN, "one run: no ratio"])
+        self.assertEqual(rows["e"][1:], ["200", exercise_timings.ONE_RUN, "one run: no ratio"])
         # a first variant of one run gives no ratio to any other
-        table = exercises.spread_table("variant", "GFLOPS", [("a", [(100.0, 101.0)]), ("c", [(120.0, 121.0), (122.0, 125.0)])],
-                                       higher, exercises.fmt_gflops)
+        table = exercise_timings.spread_table("variant", "GFLOPS", [("a", [(100.0, 101.0)]), ("c", [(120.0, 121.0), (122.0, 125.0)])],
+                                       higher, exercise_timings.fmt_gflops)
         last = [c.strip() for c in table.splitlines()[-1].split("|")[1:-1]]
         self.assertEqual(last[3:], ["120 to 125", "the first has one run: no ratio"])
-        self.assertIn(exercises.ONE_RUN, table.splitlines()[2])
+        self.assertIn(exercise_timings.ONE_RUN, table.splitlines()[2])
 
     def test_variants_match_the_kernel_file(self):
         """A variant of a kernel file run through a step's host (--kernel-file) matches the rows that
         name that file, wherever it was, and a variant of the step's own kernels only rows that name
         none (an empty kernel_file, or a file recorded before the column)."""
         from sitegen import params
-        t = next(t for t in exercises.timings(params.read_defaults(SOURCE)) if t.number == "1.2")
+        t = next(t for t in exercise_timings.timings(params.read_defaults(SOURCE)) if t.number == "1.2")
         step, mine = t.variants
-        self.assertEqual(mine.kernel_file, exercises.ROWS_DIM0)
+        self.assertEqual(mine.kernel_file, exercise_timings.ROWS_DIM0)
         ts = step.params["TS"]
         row = {"step": "kernel01_naive", "m": "4096", "n": "4096", "k": "4096", "params": f"TS={ts}"}
         self.assertFalse(step.matches(dict(row, params=f"TS={ts * 2}")))
         cases = ((dict(row), (True, False)), (dict(row, kernel_file=""), (True, False)),
-                 (dict(row, kernel_file=f"docs/key/{exercises.ROWS_DIM0}"), (False, True)),
-                 (dict(row, kernel_file=exercises.ROWS_DIM0), (False, True)),
+                 (dict(row, kernel_file=f"docs/key/{exercise_timings.ROWS_DIM0}"), (False, True)),
+                 (dict(row, kernel_file=exercise_timings.ROWS_DIM0), (False, True)),
                  (dict(row, kernel_file="my_rows_dim0.cl"), (False, False)),
-                 (dict(row, kernel_file=f"docs/key/{exercises.ROWS_DIM0}", step="kernel02_tiled"), (False, False)))
+                 (dict(row, kernel_file=f"docs/key/{exercise_timings.ROWS_DIM0}", step="kernel02_tiled"), (False, False)))
         for r, (is_step, is_mine) in cases:
             with self.subTest(row=r.get("kernel_file")):
                 self.assertEqual((step.matches(r), mine.matches(r)), (is_step, is_mine))
@@ -311,12 +311,12 @@ class ExercisePages(unittest.TestCase):
         head = NEEDED + [c for c in values if c not in NEEDED] + ["kernel_file"]
         with open(path, "w", encoding="utf-8") as f:
             f.write(",".join(head) + "\n")
-            for kernel_file in ("", f"docs/key/{exercises.ROWS_DIM0}"):
+            for kernel_file in ("", f"docs/key/{exercise_timings.ROWS_DIM0}"):
                 f.write(",".join(values.get(c, kernel_file if c == "kernel_file" else "") for c in head) + "\n")
         tf = records.TuningFile(path)
         self.assertEqual([r["kernel_file"] for r in tf.rows], [""])
-        self.assertEqual([r["kernel_file"] for r in tf.kernel_file_rows], [f"docs/key/{exercises.ROWS_DIM0}"])
-        rows = exercises.recorded_rows([], [tf])
+        self.assertEqual([r["kernel_file"] for r in tf.kernel_file_rows], [f"docs/key/{exercise_timings.ROWS_DIM0}"])
+        rows = exercise_timings.recorded_rows([], [tf])
         self.assertEqual([(step.matches(r), mine.matches(r)) for _, r in rows], [(True, False), (False, True)])
 
     def test_solutions_are_the_kernels_marked(self):
@@ -325,25 +325,25 @@ class ExercisePages(unittest.TestCase):
         regions is refused, with the difference."""
         import glob
         import shutil
-        paths = sorted(glob.glob(os.path.join(SOURCE, "docs", "exercises", exercises.WRITE_GLOB)))
+        paths = sorted(glob.glob(os.path.join(SOURCE, "docs", "exercises", exercise_solutions.WRITE_GLOB)))
         self.assertTrue(paths)
         for path in paths:
             rel = os.path.relpath(path, SOURCE)
             with self.subTest(exercise=rel):
-                text, kernel = exercises.solution(SOURCE, rel)
+                text, kernel = exercise_solutions.solution(SOURCE, rel)
                 with open(os.path.join(SOURCE, kernel), encoding="utf-8") as f:
                     kernel_lines = f.read().split("\n")
-                segments, _ = exercises.marked_regions(text.split("\n"), exercises.SOLUTION_MARKS, "solution")
+                segments, _ = exercise_solutions.marked_regions(text.split("\n"), exercise_solutions.SOLUTION_MARKS, "solution")
                 unmarked = [line for seg in segments for line in seg]
-                self.assertEqual([c for c in map(exercises.code_of, unmarked) if c],
-                                 [c for c in map(exercises.code_of, kernel_lines) if c])
+                self.assertEqual([c for c in map(exercise_solutions.code_of, unmarked) if c],
+                                 [c for c in map(exercise_solutions.code_of, kernel_lines) if c])
                 with open(path, encoding="utf-8") as f:
-                    asked, _ = exercises.marked_regions(f.read().split("\n"), exercises.EXERCISE_MARKS, rel)
+                    asked, _ = exercise_solutions.marked_regions(f.read().split("\n"), exercise_solutions.EXERCISE_MARKS, rel)
                 self.assertEqual(len(segments), len(asked))
                 self.assertGreaterEqual(len(segments), 3)
         # a kernel changed outside the regions: the exercise no longer matches it
         rel = os.path.relpath(paths[0], SOURCE)
-        _, kernel = exercises.solution(SOURCE, rel)
+        _, kernel = exercise_solutions.solution(SOURCE, rel)
         source = os.path.join(BUILD or "/tmp", "test-exercise-solutions")
         shutil.rmtree(source, ignore_errors=True)
         os.makedirs(os.path.join(source, os.path.dirname(rel)))
@@ -351,12 +351,12 @@ class ExercisePages(unittest.TestCase):
         shutil.copy(paths[0], os.path.join(source, rel))
         with open(os.path.join(SOURCE, kernel), encoding="utf-8") as f:
             lines = f.read().split("\n")
-        last = max(i for i, line in enumerate(lines) if exercises.code_of(line))
+        last = max(i for i, line in enumerate(lines) if exercise_solutions.code_of(line))
         lines[last] += " ;"
         with open(os.path.join(source, kernel), "w", encoding="utf-8") as f:
             f.write("\n".join(lines))
         with self.assertRaisesRegex(InputError, "no longer the kernel's"):
-            exercises.solution(source, rel)
+            exercise_solutions.solution(source, rel)
 
     def test_key_tests_are_the_builds(self):
         if not CTEST:
