@@ -20,6 +20,8 @@ calls and a docstring naming the files it writes:
   figures.py        the rooflines, each step against the one before, the spread of the tuning runs
   diagrams.py       the diagram of each step's work-group, tiles and work-items
   exercises.py      the exercises' handout and teacher's key, two pages made from docs/exercises.md
+                    (with exercise_solutions.py, the write-it-yourself solutions, and
+                    exercise_timings.py, the timing exercises' recorded figures)
 The formulas of every step are its descriptor in stepdefs.py. What every figure shares (matplotlib,
 SVG as wide as the text column at 1024 pixels, labels placed where nothing else is drawn) and the
 checks of a drawn figure that docs/tests/test_figures.py runs on every figure are in drawing.py.
