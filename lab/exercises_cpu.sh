@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# The timing exercises of docs/exercises.md on a CPU, through PoCL: what bench/tune_nvidia.sh's
+# The timing exercises of docs/exercises.md on a CPU, through PoCL: what lab/tune_nvidia.sh's
 # exercises() records on a GPU, for the reader who has none. Five rounds (each round runs every
 # variant once) of every variant that the exercises 1.2, 1.3, 2.5, 3.1, 4.3, 5.2, 5.3, 6.2 and 7.2
 # time, each run with --csv, 5 timed runs after 2 warm-ups, at M=N=K=512 (the size the pages give
 # for a CPU where a run at the default takes long; 6.2 at its own CPU sizes, 127, 128 and 129 with
 # its tiles), and five runs of exercise 8.2's `peak --local-reads --csv`. The exercises page shows
 # each variant's spread beside the exercise's paragraph "On a CPU (PoCL)" (docs/sitegen/exercises.py
-# reads bench/tuning/pocl-*-exercises*.csv; CPU_SIZE there must be the size here).
+# reads lab/tuning/pocl-*-exercises*.csv; CPU_SIZE there must be the size here).
 #
-#   bench/exercises_cpu.sh [BUILD_DIR [OUT]]     (default: build-ci bench/tuning/pocl-cpu-exercises)
+#   lab/exercises_cpu.sh [BUILD_DIR [OUT]]     (default: build-ci lab/tuning/pocl-cpu-exercises)
 #
 # writes OUT.csv (the steps' runs, the programs' own CSV with one header line), OUT-local-reads.csv
 # (peak's) and OUT.log: the commit, the device, the machine's load before and after (uptime) and
@@ -16,7 +16,7 @@
 # root (exercise 1.2's kernel is docs/key/step01_rows_dim0.cl) on the PoCL platform.
 set -euo pipefail
 b=${1:-build-ci}
-out=${2:-bench/tuning/pocl-cpu-exercises}
+out=${2:-lab/tuning/pocl-cpu-exercises}
 rounds=${EXERCISE_ROUNDS:-5}
 size=512
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -25,7 +25,7 @@ run() { local step=$1; shift; "$b/$step/$step" --platform Portable --repeat 5 --
 rm -f "$out-local-reads.tmp"
 start=$(date +%s)
 {
-  echo "bench/exercises_cpu.sh $b $out: $rounds rounds, M=N=K=$size (exercise 6.2: 127, 128, 129)"
+  echo "lab/exercises_cpu.sh $b $out: $rounds rounds, M=N=K=$size (exercise 6.2: 127, 128, 129)"
   echo "date        $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "commit      $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' (with local changes)')"
   echo "device      $("$b/kernel01_naive/kernel01_naive" --platform Portable --list-devices 2>&1 | grep -m1 -A1 'device 0' | sed 's/^ *//' | paste -sd ' ')"

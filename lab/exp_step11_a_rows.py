@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a timing experiment of step 11 (bench/exp_step11_costs.sh a_rows runs it; lab11 has the
+"""Writes a timing experiment of step 11 (lab/exp_step11_costs.sh a_rows runs it; lab11 has the
 result): its kernel with A read as it is, row-major, instead of transposed, and the fragments read
 two floats at a time. The host is step 11's own, so it still launches its `transpose` helper: here
 that kernel copies A, zero-padded, into the same buffer (Mp x Kp, row-major, instead of Kp x Mp),
@@ -28,7 +28,7 @@ and 8-deep step instead of 16 reads. Rows of 12 floats keep its 16-byte rows ali
 rows of each matrix in 32 different banks.
 --ldmatrix-memory: --ldmatrix with the asm not volatile, a "memory" clobber in its place (it still
 stays after the barrier before it), so that the compiler may schedule it like any other read.
-    bench/exp_step11_a_rows.py KERNEL OUT [--scalar | --ldmatrix | --ldmatrix-memory]"""
+    lab/exp_step11_a_rows.py KERNEL OUT [--scalar | --ldmatrix | --ldmatrix-memory]"""
 import sys
 
 from exp_step11_fragments import A_READS, B_PAIRS, B_READS, PAIRS_GUARD, STORE4, STORE_LOOP, swap

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where step 11's error comes from at short K (bench/tuning/*-step11-accuracy.csv; see lab11).
+"""Where step 11's error comes from at short K (lab/tuning/*-step11-accuracy.csv; see lab11).
 
 At 256 x 256 x 256 the recorded sweeps have step 11's normwise error a little above step 10's. Step 11
 leaves two parts of the split out: lo is passed unrounded, so the tensor cores read lo cut to TF32,
@@ -13,7 +13,7 @@ What is left once both are back is the tensor cores' own truncating sums inside 
 Each size runs as the host plans it (K split in slices where it chooses to), and 256 once more with
 no split (-D SLICES=1) for both steps, where each sum over K runs inside one work-group.
 
-    python3 bench/exp_step11_accuracy.py BUILD_DIR OUT.csv [--squares 256,512] [program options]
+    python3 lab/exp_step11_accuracy.py BUILD_DIR OUT.csv [--squares 256,512] [program options]
 
 --squares: the square sizes (default 256,512,1024,2048,4096; 256 also runs without the split). The
 program options go to both steps (step 11's TC to step 11 alone), e.g. NVIDIA's parameters on

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a timing experiment of step 11 (bench/exp_step11_costs.sh fragments runs it; lab11 has the
+"""Writes a timing experiment of step 11 (lab/exp_step11_costs.sh fragments runs it; lab11 has the
 result): its kernel with each lane's fragments read from local memory as float2 pairs instead of
 one float at a time, half the reads.
   A: a lane's two rows of a 16 x 8 block of A, g and g+8 in the instruction's layout, are taken from
@@ -17,7 +17,7 @@ then stay as they are, neighbouring lanes' values side by side.
 --store4: A's and B's pairs, and C stored four floats at a time: with B's columns paired, a lane
 holds four neighbouring columns of a row of C (two of block j, two of block j+1, interleaved).
 --store2: the kernel's reads, and C stored two floats at a time (a lane's two neighbouring columns).
-    bench/exp_step11_fragments.py KERNEL OUT [--a-only | --store4 | --store2]"""
+    lab/exp_step11_fragments.py KERNEL OUT [--a-only | --store4 | --store2]"""
 import sys
 
 # The kernel's own text that the experiments replace

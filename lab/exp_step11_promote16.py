@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes a timing experiment of step 11 (bench/exp_step11_costs.sh runs it; lab11 has the result):
+"""Writes a timing experiment of step 11 (lab/exp_step11_costs.sh runs it; lab11 has the result):
 its kernel with 16-deep tiles whose two 8-deep steps are chained into one partial sum per block
 before the promotion, half the FP32 adds of promoting every 8 products. The tensor-core path
 only (TC=1), run with -D TSK=16 -D STAGES=2.
-    bench/exp_step11_promote16.py KERNEL OUT [--every8]
+    lab/exp_step11_promote16.py KERNEL OUT [--every8]
 --every8: the same loop, but each 8-deep step's three products promoted on their own, as the kernel
 does (the loop's new order alone)."""
 import sys

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Writes a timing experiment of step 11 (bench/exp_step11_costs.sh store_forms runs it; lab11 has
+"""Writes a timing experiment of step 11 (lab/exp_step11_costs.sh store_forms runs it; lab11 has
 the result): the kernel's stores of C two floats at a time, written two other ways, to see whether
 the compiler's choice of registers (255 and a 4-byte spill with the kernel's form, against 254 and
 none with one float at a time) moves with the form:
   --pointers: C and the copies seen as float2 arrays once (C2[idx/2]) instead of a cast per store;
   --three-loops: the store loop written three times, for the copies, for C with beta = 0 and for C
     with beta, so that no store chooses between them.
-    bench/exp_step11_store_forms.py KERNEL OUT (--pointers | --three-loops)"""
+    lab/exp_step11_store_forms.py KERNEL OUT (--pointers | --three-loops)"""
 import sys
 
 from exp_step11_fragments import swap

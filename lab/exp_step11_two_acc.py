@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a timing experiment of step 11 (bench/exp_step11_costs.sh two_acc runs it; lab11 has the
+"""Writes a timing experiment of step 11 (lab/exp_step11_costs.sh two_acc runs it; lab11 has the
 result): each lane keeps two sets of accumulators, as Ootomo and Yokota (2022) do. The two small
 products, lo*hi and hi*lo, are chained on the tensor cores into the second set, corr, along all of
 K: their sum is about 2^-10 of the result, so the tensor cores' truncating additions cost it about
@@ -10,7 +10,7 @@ temporaries compete with the accumulators for registers; here only hi*hi needs o
 two mma of a block go straight into corr. It costs 4 more registers per block of 16 x 8, so a warp
 tile of 64 x 32 (-D WTN=32 -D WPTN=4) holds 16 blocks' acc and corr in the registers that 64 x 64
 gives acc alone.
-    bench/exp_step11_two_acc.py KERNEL OUT"""
+    lab/exp_step11_two_acc.py KERNEL OUT"""
 import sys
 
 from exp_step11_fragments import swap

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Can an OpenCL C kernel issue Hopper's warp-group tensor-core instruction, wgmma, through inline PTX,
-# as step 11 issues mma.sync? A build test on a lent NVIDIA GPU (bench/tuning/*-wgmma-build.log; see
+# as step 11 issues mma.sync? A build test on a lent NVIDIA GPU (lab/tuning/*-wgmma-build.log; see
 # lab11): step 11's kernel file with one more kernel appended, which fences, issues one
 # wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 (A and B read from shared memory through two
 # 64-bit matrix descriptors, D in registers), commits and waits. Step 11 then runs once at 256 with
@@ -8,13 +8,13 @@
 # printed, and the report says for which target each kernel was compiled; once as it is and once
 # with -cl-nv-arch sm_90a (wgmma needs PTX for the target sm_90a, not sm_90). The new kernel is
 # never launched: this tests the compiler, not the instruction's results.
-#   bench/exp_wgmma_build.sh DEB_DIR
+#   lab/exp_wgmma_build.sh DEB_DIR
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bench/gpu_setup.sh "${1:?usage: bench/exp_wgmma_build.sh DEB_DIR}" build-gpu >/dev/null || exit $?
+bench/gpu_setup.sh "${1:?usage: lab/exp_wgmma_build.sh DEB_DIR}" build-gpu >/dev/null || exit $?
 . build-gpu/env.sh
 cmake --build build-gpu -j "$(nproc)" --target kernel11_tensor_cores >/dev/null || exit $?
-mkdir -p bench/exp
+mkdir -p lab/exp
 { cat kernel11_tensor_cores/tensor_cores.cl; cat <<'CL'
 
 // (experiment) one wgmma from OpenCL C: a warp group of 128 work-items, D (64 x 8, four floats per
@@ -33,14 +33,14 @@ void wgmma_probe(__global float *out, const ulong descA, const ulong descB, cons
     out[get_global_id(0)] = d[0] + d[1] + d[2] + d[3];
 }
 CL
-} > bench/exp/wgmma_probe.cl
+} > lab/exp/wgmma_probe.cl
 k11=build-gpu/kernel11_tensor_cores/kernel11_tensor_cores
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
   for arch in "" "-cl-nv-arch sm_90a"; do
     echo "== options: -cl-nv-verbose $arch"
     CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS="-cl-nv-verbose $arch" "$k11" --size 256 --brief \
-      --kernel-file bench/exp/wgmma_probe.cl
+      --kernel-file lab/exp/wgmma_probe.cl
     echo "exit status: $?"
   done
 } 2>&1 | tee "${OUT:-.}/wgmma-build.log"

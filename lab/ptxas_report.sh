@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The NVIDIA compiler's resource report (registers, local memory, spills of every kernel) for
 # each step's default parameters: the file docs/render.py shows beside each step's arithmetic
-# (bench/tuning/NAME-ptxas.txt for docs/results/NAME.csv). Run on the GPU machine after
+# (lab/tuning/NAME-ptxas.txt for docs/results/NAME.csv). Run on the GPU machine after
 # bench/gpu_setup.sh and `. build-gpu/env.sh`:
-#   bench/ptxas_report.sh build-gpu > bench/tuning/nvidia-h100-ptxas.txt
+#   lab/ptxas_report.sh build-gpu > lab/tuning/nvidia-h100-ptxas.txt
 # CUDA_CACHE_DISABLE=1: a kernel found in NVIDIA's compute cache is not compiled again and would
 # leave no report.
 set -u
-build=${1:?usage: bench/ptxas_report.sh BUILD_DIR}
+build=${1:?usage: lab/ptxas_report.sh BUILD_DIR}
 for exe in "$build"/kernel[0-9][0-9]_*/kernel[0-9][0-9]_*; do
   [ -x "$exe" ] || continue
   echo "== $(basename "$exe")"

@@ -5,12 +5,12 @@ the host checks: divisibility, work-group size, local memory...) cost nothing an
 as REFUSED. The best combination is then re-run with verification, so a tuned default is never
 one that computes the wrong result.
 
-    bench/tune.py --build-dir build --step kernel05_register_blocking --size 4096 \\
+    lab/tune.py --build-dir build --step kernel05_register_blocking --size 4096 \\
         --grid "TSM=64,128 TSN=64,128 TSK=8,16 WPTM=4,8 WPTN=4,8 WIDTH=4" --out tuning.csv -- --repeat 5
 
 Everything after "--" goes to every run (e.g. --device 1). The CSV has the harness's columns.
 
-    bench/tune.py --summary bench/tuning/nvidia-h200-run4.csv
+    lab/tune.py --summary lab/tuning/nvidia-h200-run4.csv
 
 prints, from a CSV that earlier sweeps wrote, each step's combinations ranked by GFLOPS at each
 size, with the time of every kernel on its own and the refusals counted.

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The parameter sweeps behind the NVIDIA defaults in common/src/gemm_params.c, as run on the lent
 # GPU (see bench/README.md, "Tuning record"). Run after bench/gpu_setup.sh:
-#   . build-gpu/env.sh && bench/tune_nvidia.sh OUT.csv [steps|padding|...]   (default: steps padding)
+#   . build-gpu/env.sh && lab/tune_nvidia.sh OUT.csv [steps|padding|...]   (default: steps padding)
 # (the parts are the functions below, each named for what it sweeps)
 set -u
-out=${1:?usage: bench/tune_nvidia.sh OUT.csv [PART...]}
+out=${1:?usage: lab/tune_nvidia.sh OUT.csv [PART...]}
 shift
 parts=${*:-"steps padding"}
 best=$(mktemp)
-tune() { python3 bench/tune.py --build-dir build-gpu --out "$out" --best-out "$best" "$@" -- --repeat 5 --warmup 2; }
+tune() { python3 lab/tune.py --build-dir build-gpu --out "$out" --best-out "$best" "$@" -- --repeat 5 --warmup 2; }
 
 steps() {
   tune --size 4096 --step kernel01_naive --grid "TS=8,16,32"
@@ -83,14 +83,14 @@ warp_tiling() {
        --grid "TSM=64,128 TSN=128 TSK=16 WTM=16,32 WTN=64 WPTM=4 WPTN=8 WIDTH=4"
 }
 
-# Steps 7 and 8 as they are ("plain") and as the variants of bench/variants.py ("unroll": the k
+# Steps 7 and 8 as they are ("plain") and as the variants of lab/variants.py ("unroll": the k
 # loop inside a tile unrolled; "prefetch": unrolled, and the fragments of k+1 read from local
 # memory into registers during the multiply-adds of k), over the shapes that led the sweeps above.
 # Written to OUT-plain.csv, OUT-unroll.csv, OUT-prefetch.csv.
 variants() {
   local dir=build-gpu/variants f v g
   for f in kernel07_double_buffering/double_buffering.cl kernel08_warp_tiling/warp_tiling.cl; do
-    python3 bench/variants.py "$f" "$dir" >/dev/null
+    python3 lab/variants.py "$f" "$dir" >/dev/null
   done
   local g7=("TSM=128 TSN=128 TSK=8,16 WPTM=8 WPTN=16 WIDTH=4" "TSM=128 TSN=128 TSK=8 WPTM=8 WPTN=8 WIDTH=4"
             "TSM=128 TSN=128 TSK=16 WPTM=16 WPTN=8 WIDTH=4" "TSM=64,128 TSN=64,128 TSK=16 WPTM=8 WPTN=8 WIDTH=4"
@@ -107,9 +107,9 @@ variants() {
       kf7=(--kernel-file "$dir/${v}_double_buffering.cl")
       kf8=(--kernel-file "$dir/${v}_warp_tiling.cl")
     fi
-    python3 bench/tune.py --build-dir build-gpu --out "${out%.csv}-$v.csv" --step kernel07_double_buffering \
+    python3 lab/tune.py --build-dir build-gpu --out "${out%.csv}-$v.csv" --step kernel07_double_buffering \
       "${a7[@]}" -- "${kf7[@]}" --repeat 5 --warmup 2
-    python3 bench/tune.py --build-dir build-gpu --out "${out%.csv}-$v.csv" --step kernel08_warp_tiling \
+    python3 lab/tune.py --build-dir build-gpu --out "${out%.csv}-$v.csv" --step kernel08_warp_tiling \
       "${a8[@]}" -- "${kf8[@]}" --repeat 5 --warmup 2
   done
 }
@@ -157,7 +157,7 @@ shapes12() {
   local s nv d
   for s in 4096 8192; do
     nv=""; [ $s = 8192 ] && nv=--no-verify-best
-    python3 bench/tune.py --build-dir build-gpu --out "$out" --size $s --step kernel07_double_buffering $nv \
+    python3 lab/tune.py --build-dir build-gpu --out "$out" --size $s --step kernel07_double_buffering $nv \
       --grid "TSM=128 TSN=128 TSK=16 WPTM=8 WPTN=16 WIDTH=4" \
       --grid "TSM=96 TSN=128 TSK=16 WPTM=12 WPTN=8 WIDTH=4" --grid "TSM=192 TSN=128 TSK=16 WPTM=12 WPTN=8 WIDTH=4" \
       --grid "TSM=128 TSN=96 TSK=16 WPTM=8 WPTN=12 WIDTH=4" --grid "TSM=128 TSN=192 TSK=16 WPTM=8 WPTN=12 WIDTH=4" \

@@ -2,10 +2,10 @@
 # Step 11 on a lent NVIDIA GPU: builds (bench/gpu_setup.sh), checks the tensor-core path at awkward
 # sizes, then times variants of its parameters at 4096 and 8192 beside step 10, one line each
 # (--brief). Writes $OUT/step11-tuning.log.
-#   bench/tune_step11.sh DEB_DIR [phase ...]     phases: verify tune accuracy bench split helpers
+#   lab/tune_step11.sh DEB_DIR [phase ...]     phases: verify tune accuracy bench split helpers
 #   (default: the first four)
 set -uo pipefail
-debs=${1:?usage: bench/tune_step11.sh DEB_DIR [phase ...]}
+debs=${1:?usage: lab/tune_step11.sh DEB_DIR [phase ...]}
 shift
 phases=${*:-verify tune accuracy bench}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

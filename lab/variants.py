@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Writes variants of a step's kernel file for tuning experiments (bench/tune_nvidia.sh), so that
+"""Writes variants of a step's kernel file for tuning experiments (lab/tune_nvidia.sh), so that
 what was tried on the GPU is reproducible from the repository. Each variant changes one thing in
 the sgemm kernel's inner loop over k and keeps everything else, including the kernel's arguments
 and parameters, so the step's own host program runs it with --kernel-file.
 
-    bench/variants.py KERNEL.cl OUT_DIR      writes OUT_DIR/<variant>_<name of KERNEL.cl>
+    lab/variants.py KERNEL.cl OUT_DIR      writes OUT_DIR/<variant>_<name of KERNEL.cl>
 
 Variants:
   unroll    the loop over k inside a tile fully unrolled (#pragma unroll): TSK is a compile-time

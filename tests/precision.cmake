@@ -46,7 +46,7 @@ gemm_kernel_mutant(precision_lane_lo_row ${tensor_cores} "${a_rows}" "${a_rows}
 set(precision_fail "precision +FAIL: [0-9]+ of [0-9]+ elements differ from the exact answer")
 # name | step | kernel file (or -D) | the sizes: the deep one at which it passed before, then small ones.
 # (Step 6 with TF32 inputs passed at K = 4194304 too; it fails there as at 2097152, in 50 s and 5 GiB:
-# bench/tuning/pocl-precision-mutant-4194304.log. The suite keeps the one size.)
+# lab/tuning/pocl-precision-mutant-4194304.log. The suite keeps the one size.)
 foreach(case "step11_one_product|kernel11_tensor_cores|-D PRODUCTS=1|32x64x2097152 17x33x65 8x8x8"
              "step6_tf32_inputs|kernel06_padding|precision_tf32_inputs|64x64x2097152 17x33x65 1x1x1"
              "step6_half_inputs|kernel06_padding|precision_half_inputs|64x64x2097152 17x33x65 1x1x1"

@@ -87,7 +87,7 @@ endfunction()
 # run at the same time and their order varies: not on PoCL, which runs them one after another
 # between barriers, and on a GPU only where a work-group walks many tiles (on the H100, step 10
 # with its barrier after the next copy passed at 512 and 1024 and failed at 2048:
-# bench/tuning/nvidia-h100-late-barrier-experiment.log). docs.geometry finds such races everywhere
+# lab/tuning/nvidia-h100-late-barrier-experiment.log). docs.geometry finds such races everywhere
 # by reasoning; these tests check the compiled kernels on the reader's GPU.
 function(gemm_add_race_tests name size suffix options)
   separate_arguments(extra UNIX_COMMAND "${GEMM_TEST_ARGS}")

@@ -17,8 +17,8 @@ static const struct {
      * Apple GPUs; OpenCL's minimum local memory), so every step runs there with its defaults
      * (tests: defaults.gpu_row_fits_small_gpu.*). Step 4's is the fastest such tile of the H200
      * sweep (nvidia-h200-run4.csv: 64 x 32, 256 work-items), which is also NVIDIA's.
-     * CPU rows: the best of the PoCL sweeps in bench/tuning/pocl-cpu-tune.csv (2-core Xeon, 512^3).
-     * NVIDIA rows: the best of the sweeps in bench/tuning/nvidia-h200-run4.csv (H200, 4096^3) for
+     * CPU rows: the best of the PoCL sweeps in lab/tuning/pocl-cpu-tune.csv (2-core Xeon, 512^3).
+     * NVIDIA rows: the best of the sweeps in lab/tuning/nvidia-h200-run4.csv (H200, 4096^3) for
      * steps 1-5 and of nvidia-h100-run8.csv and -run9-plain.csv (H100, 4096^3) for steps 7 and 8,
      * except step 6, which takes smaller tiles and blocks than step 5, to waste less in
      * zero-padding and to keep the waves even above a multiple of the tiles: chosen by its lowest

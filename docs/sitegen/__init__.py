@@ -5,8 +5,8 @@ from measured data, so that no page can drift from either. Run by the `docs` bui
 Inputs: the source tree (every kernelNN_*/ directory with a gemm_add_step() line is a step; the
 idea it adds is the summary string of its main.c), the recorded results (docs/results/NAME.csv,
 one device's run each: the harness's --csv lines or a bench/bench.py sweep, with NAME.peak.csv
-beside it when bench/peak measured the device) and the tuning records (bench/tuning/, or --tuning:
-bench/tune.py CSVs, compiler reports NAME-ptxas.txt, logs).
+beside it when bench/peak measured the device) and the tuning records (lab/tuning/, or --tuning:
+lab/tune.py CSVs, compiler reports NAME-ptxas.txt, logs).
 
 Outputs, one module of the package docs/sitegen/ per kind, each with a render(ctx) that cli.py
 calls and a docstring naming the files it writes:

@@ -3,7 +3,7 @@
     per FLOP, reuse, local-memory reads per multiply-add, ...) with each device's parameters, from
     the formulas of the step descriptors (stepdefs.py);
   - stepNN_ptxas.md: what the compiler made of the kernels of step NN and the one before
-    (registers, local memory, spills), from the compiler reports in bench/tuning/.
+    (registers, local memory, spills), from the compiler reports in lab/tuning/.
 """
 import os
 
@@ -88,8 +88,8 @@ def ptxas_snippet(steps, step, ptxas):
                 lines.append(f"| {md_escape(stem)} | step {s.number} | `{kernel}` | {regs} | {smem} | {st} / {ld} | "
                              f"{md_escape(report[s.name]['params'])} |")
     if not lines:
-        return "No compiler report is recorded for this step (bench/tuning/*-ptxas.txt).\n"
-    files = ", ".join(f"`bench/tuning/{os.path.basename(p)}`" for p, _ in ptxas.values())
+        return "No compiler report is recorded for this step (lab/tuning/*-ptxas.txt).\n"
+    files = ", ".join(f"`lab/tuning/{os.path.basename(p)}`" for p, _ in ptxas.values())
     head = ["| device file | step | kernel | registers per work-item | local memory per work-group, bytes "
             "| spill stores / loads, bytes | parameters |", "|---|---|---|---:|---:|---:|---|"]
     return (f"From {files} (the build logs of `GEMM_CL_OPTIONS=-cl-nv-verbose GEMM_BUILD_LOG=1`):\n\n"

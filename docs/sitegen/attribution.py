@@ -12,7 +12,7 @@ The cases, from the step's parameters in the results file (so a new recording is
   - step 8 with its warp tile the whole block in rows (WTM=TSM, WTN=TSN, LANE_SQUARES=0, the CPU's
     defaults): its work-items stand where step 7's do;
   - step 9 where the host split nothing (SLICES=1): it does step 8's work;
-from the runs of the idea alone (bench/tune_nvidia.sh OUT ablation, on the device and at the size):
+from the runs of the idea alone (lab/tune_nvidia.sh OUT ablation, on the device and at the size):
   - a step whose gain, with its idea taken away and its parameters kept (the previous step with
     its parameters, or its own switch of the idea set to 0), stays more than half there;
 and from what the device does, for PoCL (device_cause()):
@@ -20,7 +20,7 @@ and from what the device does, for PoCL (device_cause()):
     lib/kernel/async_work_group_copy.cl: "a blocking one"), so nothing overlaps;
   - steps 9 and 10 on PoCL: what they gain over step 8 there comes from PoCL's compiler, which gives
     the loop over k of steps 5 to 8 an implicit barrier and theirs none (pocl_loop_barrier() reads
-    the experiment, bench/tuning/pocl-cpu-implicit-loop-barrier.log).
+    the experiment, lab/tuning/pocl-cpu-implicit-loop-barrier.log).
 A ratio that prints as 1.00x is no gain, and is not marked.
 
 The same verdicts decide the main page's verdict (tables.verdict_snippet): a device's later steps
@@ -45,7 +45,7 @@ OWN = {6: (), 8: ("WTM", "WTN", "LANE_SQUARES")}
 
 
 def pocl_loop_barrier(tuning_dir):
-    """The experiment of bench/tuning/pocl-cpu-implicit-loop-barrier.log: {(step number, unrolled):
+    """The experiment of lab/tuning/pocl-cpu-implicit-loop-barrier.log: {(step number, unrolled):
     GFLOPS, the median over its timed rounds}, or None where the directory holds no such log (a
     render of results alone)."""
     if not tuning_dir:
@@ -75,7 +75,7 @@ TOUR_GLOB = "*-tour.txt"
 
 
 def pocl_tours(tuning_dir):
-    """The tours recorded on PoCL in bench/tuning/ (bench/tour.sh's output, its first line a comment
+    """The tours recorded on PoCL in lab/tuning/ (bench/tour.sh's output, its first line a comment
     naming the PoCL version): [(file name, 'PoCL 6.0', {step: GFLOPS of its table})]."""
     out = []
     for path in sorted(glob.glob(os.path.join(tuning_dir or "", TOUR_GLOB))):
@@ -97,7 +97,7 @@ def loop_barrier_text(rates):
             f"{fmt_ratio(rates[5, True] / rates[5, False])} its rate as it is, and "
             f"{fmt_ratio(rates[5, True] / rates[3, False])} step 3's, in the same rounds, while step 9 without a "
             f"split ran {fmt_ratio(rates[9, False] / rates[8, False])} step 8's: "
-            f"`bench/tuning/{LOOP_BARRIER_LOG}`)")
+            f"`lab/tuning/{LOOP_BARRIER_LOG}`)")
 
 
 class Attribution:
@@ -163,7 +163,7 @@ class Attribution:
         return None
 
     def ablations(self, r, step, size=None):
-        """The recorded runs of the idea alone (bench/tune_nvidia.sh OUT ablation, tuning_ablation.
+        """The recorded runs of the idea alone (lab/tune_nvidia.sh OUT ablation, tuning_ablation.
         alone_configs()) on r's device at that size: [(file, the step's gain with its defaults, [(the
         configuration without the idea, its rate over the previous step's defaults)])]."""
         prev = previous_step(self.steps, step)

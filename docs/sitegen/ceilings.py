@@ -247,7 +247,7 @@ def sentences(c, prev_cols):
 def roofline_snippet(step, results, ptxas, local=()):
     """One sentence per device placing the step on that device's roofline, with the picture; where the
     step has a local-memory roof from a measured bandwidth (local_roof(), `local`: the
-    local_reads.LocalReads of bench/tuning/), what it is, and where the device has none recorded, so."""
+    local_reads.LocalReads of lab/tuning/), what it is, and where the device has none recorded, so."""
     out = []
     for c in ceilings_for(step, results, ptxas):
         r = c.r
@@ -277,7 +277,7 @@ def roofline_snippet(step, results, ptxas, local=()):
             floats = c.lpf or NAIVE_LOADS
             text += (f" The dashed purple line is {name}: the bandwidth of local memory that `peak --local-reads` "
                      f"measured on this device ({fmt_gflops(f.bandwidth())} GB/s, every work-item of a warp reading "
-                     f"its own float4: `bench/tuning/{md_escape(f.name)}`) over the {fmt_num(2 * floats)} bytes per "
+                     f"its own float4: `lab/tuning/{md_escape(f.name)}`) over the {fmt_num(2 * floats)} bytes per "
                      f"FLOP it reads there ({fmt_num(floats)} floats per multiply-add), {fmt_gflops(value)} GFLOPS; "
                      f"it measured {fmt_ratio(c.measured / value)} that.")
             if "local memory" in c.bounds or c.l1:
@@ -286,7 +286,7 @@ def roofline_snippet(step, results, ptxas, local=()):
                          f"documentation gives instead: {fmt_gflops(table)} GFLOPS.)")
         elif (c.lpf or c.l1) and not c.tensor and measured_local(r, local) is None:
             text += (" No local-memory roof is drawn: no run of `peak --local-reads` is recorded for this device "
-                     "(`bench/tuning/`), and none is made up.")
+                     "(`lab/tuning/`), and none is made up.")
         out.append(text)
         out.append(f"\n  \\image html roofline_{r.stem}_{step.page}.svg \"The roofline of {md_escape(r.stem)}, "
                    f"step {step.number} highlighted" + (", its local-memory roof from the measured bandwidth of local "

@@ -46,7 +46,7 @@ SKIP = {"code", "pre", "script", "style", "tt"}
 # `**bold**` and `*italics*` that hold a \ref as text), or a backtick (a code span holding a `'`,
 # which Doxygen 1.9.4 reads as a quotation `like this', or one never closed)
 MARKUP = re.compile(r"\*\*|(?<![\w*])\*[A-Za-z][^*]{0,80}?[A-Za-z.]\*(?![\w*])|`")
-# A tuning run's file (bench/tuning/nvidia-h100-run19-ablation.csv): the lab records name them, a lesson
+# A tuning run's file (lab/tuning/nvidia-h100-run19-ablation.csv): the lab records name them, a lesson
 # does not
 RUN_FILE = re.compile(r"[\w./-]*\brun\d+\w*[\w.{},-]*")
 COMMAND = re.compile(r"(?<![\w`])[\\@](includedoc|htmlinclude|ref|section|subsection|image|page|htmlonly)\b")

@@ -239,7 +239,7 @@ def paragraphs(text):
 
 
 def foreign_devices(pages, results, tuning):
-    """A table of tuning runs (a paragraph naming bench/tuning/) under the name of a device that no
+    """A table of tuning runs (a paragraph naming lab/tuning/) under the name of a device that no
     results file was recorded on must say so: a reader takes it for the recorded device's."""
     recorded = {r.device for r in results}
     foreign = {device for t in tuning for _, device in t.device} - recorded
@@ -247,25 +247,25 @@ def foreign_devices(pages, results, tuning):
     for name, text in pages.items():
         for block in paragraphs(text):
             m = LABEL.match(block)
-            if m and "bench/tuning/" in block and m.group(1).replace("\\", "") in foreign \
+            if m and "lab/tuning/" in block and m.group(1).replace("\\", "") in foreign \
                     and not re.search(r"\bdevice that no results file here was recorded on\b", block):
                 problems.append(f"{name}: tuning runs of {m.group(1)}, a device no results file here was recorded "
                                 "on, shown without saying so (nor which recorded device and size it is not)")
     return problems
 
 
-# "every figure ... rendered from docs/results/" where the site renders from bench/tuning/ too
+# "every figure ... rendered from docs/results/" where the site renders from lab/tuning/ too
 SOURCES = re.compile(r"\b(?:every|all|no) (?:figure|number|table)s?\b[^.]*?`?docs/results/?`?", re.I)
 
 
 def sources_claims(pages, tuning):
     """A sentence that gives docs/results/ as the source of every figure, while tables come from the
-    tuning records (bench/tuning/) too."""
+    tuning records (lab/tuning/) too."""
     if not tuning:
         return []
     return [f"{name}: '{s[:160]}' names docs/results/ as the source of every figure, but the site renders tables "
-            "from bench/tuning/ too" for name, text in pages.items() for s in sentences(text)
-            if SOURCES.search(s) and "bench/tuning" not in s]
+            "from lab/tuning/ too" for name, text in pages.items() for s in sentences(text)
+            if SOURCES.search(s) and "lab/tuning" not in s]
 
 
 COUNT = re.compile(r"\bof (?:the )?(\d+) (?:kinds|(?:[\w-]+ )?combinations)\b")

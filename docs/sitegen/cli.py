@@ -25,7 +25,7 @@ class Context:
         stepdefs.configure(args.source)
         self.results_dir = args.results
         self.results = load_results(args.results)
-        self.tuning_dir = args.tuning if args.tuning is not None else os.path.join(args.source, "bench", "tuning")
+        self.tuning_dir = args.tuning if args.tuning is not None else os.path.join(args.source, "lab", "tuning")
         self.tuning = load_tuning(self.tuning_dir)
         self.ptxas = load_ptxas(self.tuning_dir, self.results)
         self.defaults = params.read_defaults(args.source)
@@ -48,7 +48,7 @@ def main():
     ap.add_argument("--results", required=True, help="directory of results CSV files")
     ap.add_argument("--out", required=True, help="output directory (created)")
     ap.add_argument("--tuning", help="directory of tuning records and compiler reports "
-                                     "(default: SOURCE/bench/tuning)")
+                                     "(default: SOURCE/lab/tuning)")
     ap.add_argument("--gnuplot", help=argparse.SUPPRESS)  # no longer used (matplotlib draws every plot): accepted
     #                                                      so that an older build directory's command still runs
     ap.add_argument("--check-html", metavar="DIR",

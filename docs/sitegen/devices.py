@@ -1,7 +1,7 @@
 """What the ceilings need to know about a device beyond its measured peaks: how many multiply-adds
 and how many bytes of local memory one compute unit serves per clock. These are properties of the
 architecture, not measurements, so they come from this small table, each entry citing its source;
-the device's architecture comes from its compiler report (bench/tuning/NAME-ptxas.txt: "for
+the device's architecture comes from its compiler report (lab/tuning/NAME-ptxas.txt: "for
 'sm_90a'") or, failing that, from its name. A device without an entry gets no local-memory ceiling.
 """
 import re

@@ -11,7 +11,7 @@ docs/tests/test_geometry.py checks against the step's plan() and kernel), for on
     their register blocks and how the blocks interleave).
 Step 9 (K split into SLICES slices for the last SPLIT_ROWS rows of blocks) shows a problem at which
 the host splits K on the recorded device (its compute units from the `--list-devices` listing in
-bench/tuning/), the whole and the split rows of blocks of C, the slices of K marked on A (beside the
+lab/tuning/), the whole and the split rows of blocks of C, the slices of K marked on A (beside the
 split rows) and B, a work-group of a split row and its slice, and the copies of the split rows
 behind C, one per slice.
 Files: diagram_stepNN_CLASS.svg for each parameter set a recorded device ran with (named by its

@@ -1,6 +1,6 @@
 """The recorded figures of the timing exercises, written by exercises.py's render(): the snippets
-exercise_N_M_gpu.md (every GPU of docs/results/*.csv and bench/tuning/*.csv) and exercise_N_M_cpu.md
-(the exercises' runs on a CPU, bench/tuning/pocl-*-exercises.csv from bench/exercises_cpu.sh)."""
+exercise_N_M_gpu.md (every GPU of docs/results/*.csv and lab/tuning/*.csv) and exercise_N_M_cpu.md
+(the exercises' runs on a CPU, lab/tuning/pocl-*-exercises.csv from lab/exercises_cpu.sh)."""
 import fnmatch
 import glob
 import os
@@ -10,7 +10,7 @@ from .common import fmt_gflops, fmt_ratio, md_escape, parse_params, parse_parts,
 
 # --- the recorded GPU figures of the timing exercises ---------------------------------------------------
 # Each exercise that measures time has a snippet exercise_N_M_gpu.md (\\includedoc in its answer): for
-# every GPU of the committed records (docs/results/*.csv, bench/tuning/*.csv), every recorded run of
+# every GPU of the committed records (docs/results/*.csv, lab/tuning/*.csv), every recorded run of
 # each variant the exercise times, with its spread, and a ratio to the first variant only where the two
 # spreads do not overlap: the rule the exercises give for the reader's own runs. A run's figures are
 # the median and the best of its timed runs; a variant's spread runs from its slowest median to its
@@ -52,7 +52,7 @@ class Timing:
 
 # exercise 1.2's kernel, from the key, run through step 1's host with --kernel-file
 ROWS_DIM0 = "step01_rows_dim0.cl"
-# the size of the exercises' runs on a CPU (bench/exercises_cpu.sh, which must record at this size)
+# the size of the exercises' runs on a CPU (lab/exercises_cpu.sh, which must record at this size)
 CPU_SIZE = 512
 
 
@@ -63,7 +63,7 @@ def _defaults(defaults, step, cls="nvidia-gpu"):
 def timings(defaults, cpu=False):
     """The timing exercises and their variants (the parameters each exercise's loop sets, and the
     defaults for the rest: an NVIDIA GPU's, or with cpu a CPU's, as the exercises run there, at
-    CPU_SIZE and exercise 6.2 at its CPU sizes with its tiles: bench/exercises_cpu.sh)."""
+    CPU_SIZE and exercise 6.2 at its CPU sizes with its tiles: lab/exercises_cpu.sh)."""
     cls = "cpu" if cpu else "nvidia-gpu"
     s5 = _defaults(defaults, "kernel05_register_blocking", cls)
     s6 = _defaults(defaults, "kernel06_padding", cls)
@@ -103,7 +103,7 @@ def timings(defaults, cpu=False):
                        Variant("step 7 with step 7's parameters", "kernel07_double_buffering", p7, size)],
                # the sweeps and the runs made to compare these four, in rounds, with the kernels of the
                # sweeps or close to them (the other tuning runs of these steps used older kernels)
-               files=("*",) if cpu else ("docs/results/*", "bench/tuning/*ablation*")),
+               files=("*",) if cpu else ("docs/results/*", "lab/tuning/*ablation*")),
     ]
     return out
 
@@ -124,7 +124,7 @@ def recorded_rows(results, tuning):
         out += [(f"docs/results/{res.stem}.csv", r) for r in res.rows
                 if r["status"] in ("PASS", "UNVERIFIED") and _is_gpu(r)]
     for t in tuning:
-        out += [(f"bench/tuning/{t.name}", r) for r in t.rows + t.kernel_file_rows if _is_gpu(r)]
+        out += [(f"lab/tuning/{t.name}", r) for r in t.rows + t.kernel_file_rows if _is_gpu(r)]
     return out
 
 
@@ -185,8 +185,8 @@ def one_run_note(single, lines):
 
 
 # Where the figures come from: the GPUs' records, or the exercises' runs on a CPU
-ON_GPUS = ("a GPU", "docs/results/, bench/tuning/")
-ON_CPUS = ("a CPU", "bench/tuning/pocl-*-exercises.csv, from bench/exercises_cpu.sh")
+ON_GPUS = ("a GPU", "docs/results/, lab/tuning/")
+ON_CPUS = ("a CPU", "lab/tuning/pocl-*-exercises.csv, from lab/exercises_cpu.sh")
 
 
 def timing_snippet(t, rows, where=ON_GPUS, logs=()):
@@ -256,7 +256,7 @@ def local_reads_snippet(tuning_dir, where=ON_GPUS):
             lines.append((f"`{col}`", runs))
         lines.sort(key=lambda x: x[0] != "`lane`")
         out.append(("Recorded on a CPU, through PoCL: " if where is ON_CPUS else "")
-                   + f"**{md_escape(rows[0]['device'])}**, `bench/tuning/{os.path.basename(path)}`: the cycles of one "
+                   + f"**{md_escape(rows[0]['device'])}**, `lab/tuning/{os.path.basename(path)}`: the cycles of one "
                    "compute unit per read of a warp, for each run from its median and from its best timed run; the "
                    "spread of a rule runs from its slowest median to its fastest best, and a ratio to `lane` is given only where "
                    "the two spreads do not overlap.")
@@ -283,7 +283,7 @@ def cpu_rows(tuning_dir):
         if path.endswith("-local-reads.csv"):
             continue
         t = records.TuningFile(path)
-        name = f"bench/tuning/{t.name}"
+        name = f"lab/tuning/{t.name}"
         out += [(name, r) for r in t.rows + t.kernel_file_rows if not _is_gpu(r)]
         if os.path.exists(path[:-len(".csv")] + ".log"):
             logs.append(name)

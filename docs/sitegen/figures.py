@@ -81,7 +81,7 @@ def clusters(points, xy_px, radius_px):
 def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN, local=()):
     """The roofline of results file r: the steps as points, the peers as lines; `highlight`, a step,
     drawn large with its local-memory roof where its device has a measured bandwidth of local memory
-    (ceilings.local_roof(); `local`: the local_reads.LocalReads of bench/tuning/); `width` in inches.
+    (ceilings.local_roof(); `local`: the local_reads.LocalReads of lab/tuning/); `width` in inches.
     Points whose markers touch share one label ("7\u201310"); every label is placed where it meets
     nothing else (drawing.Placer)."""
     if drawing.stub(path):
@@ -462,7 +462,7 @@ def spread(step, results, tuning, out):
         name = f"spread_{step.page}_{r.stem}.svg"
         spread_figure(r, step, [pa, pb], all_m, (min(ca)[0], max(ca)[0]), os.path.join(out, name))
         short = lambda p: " ".join(x for x in p.split() if not x.startswith(("WIDTH", "TRANSPOSE")))  # noqa: E731
-        text.append(f"**{md_escape(r.stem)}**: in `bench/tuning/{t.name}`, the two settings with the highest lowest "
+        text.append(f"**{md_escape(r.stem)}**: in `lab/tuning/{t.name}`, the two settings with the highest lowest "
                     f"rate over its {len(ca)} sizes are {md_escape(short(pa))} (lowest {fmt_gflops(ca[low_a])} GFLOPS, "
                     f"at {size_short(low_a)}) and {md_escape(short(pb))} (lowest {fmt_gflops(cb[low_b])}, at "
                     f"{size_short(low_b)}): **{fmt_pct(100 * gap)} apart**.")
@@ -496,7 +496,7 @@ def spread(step, results, tuning, out):
 
 def run_name(r, f):
     """A committed run by its place: 'the results file' for docs/results/NAME.csv, 'run 3' for
-    bench/tuning/NAME-run3.csv, 'run 22, ablation' for NAME-run22-ablation.csv."""
+    lab/tuning/NAME-run3.csv, 'run 22, ablation' for NAME-run22-ablation.csv."""
     if f == f"{r.stem}.csv":
         return "docs/results"
     rest = f[len(r.stem) + 1:] if f.startswith(r.stem + "-") else f

@@ -180,7 +180,7 @@ def targets_table(tuning):
                      else "not measured")
     out.append("| normwise error at most step 10's, every size of the sweep | " + " | ".join(cells) + " |")
     out.append("\nStep 11's GFLOPS over cuBLAS's, medians of one sweep each: step 11's own sweeps "
-               "(bench/tuning/) and the results files that hold step 11 (docs/results/); UNVERIFIED: a size the "
+               "(lab/tuning/) and the results files that hold step 11 (docs/results/); UNVERIFIED: a size the "
                "sweep timed without its check.")
     return "\n".join(out) + "\n"
 
@@ -212,13 +212,13 @@ def target_parts_table(tuning):
                              "unpadding C, as each size needs).\n")
 
 
-# The variants of bench/exp_step11_accuracy.py, as the table heads them
+# The variants of lab/exp_step11_accuracy.py, as the table heads them
 ACCURACY_LABELS = {"step 11, round_lo": "step 11, lo rounded to TF32", "step 11, four": "step 11 and lo·lo",
                    "step 11, both": "step 11, both"}
 
 
 def accuracy_table(tuning_dir):
-    """Step 11's error at short K, part by part (bench/exp_step11_accuracy.py, *-step11-accuracy.csv):
+    """Step 11's error at short K, part by part (lab/exp_step11_accuracy.py, *-step11-accuracy.csv):
     for each size, the normwise error of step 10, of step 11, and of step 11 with each left-out part of
     the split put back, and the slices of K each run had."""
     def slices(r):
@@ -229,7 +229,7 @@ def accuracy_table(tuning_dir):
         with open(path, newline="", encoding="utf-8") as f:
             rows = list(csv.DictReader(f))
         if not rows or "variant" not in rows[0]:
-            raise InputError(f"{path}: not a CSV of bench/exp_step11_accuracy.py")
+            raise InputError(f"{path}: not a CSV of lab/exp_step11_accuracy.py")
         variants = list(dict.fromkeys(r["variant"] for r in rows))
         # the runs in the order they ran, one of each variant per size: a size may come twice (as the
         # host plans it, then with no split)
@@ -254,13 +254,13 @@ def accuracy_table(tuning_dir):
             out.append(f"| {size} | " + " | ".join(f"{float(r['normwise_error']):.3e} ({slices(r)})" for r in g)
                        + " |")
         out.append("")
-    return "\n".join(out) if out else "(no run of `bench/exp_step11_accuracy.py` is recorded)\n"
+    return "\n".join(out) if out else "(no run of `lab/exp_step11_accuracy.py` is recorded)\n"
 
 
 def accuracy_cost_text(tuning_dir):
     """One generated paragraph for step 11's lesson: what the parts of the split step 11 leaves out
     (lo cut to TF32 rather than rounded, and lo*lo) cost on data with every bit of a float, from the
-    newest run of bench/exp_step11_accuracy.py on such data, at each size it ran as the host plans
+    newest run of lab/exp_step11_accuracy.py on such data, at each size it ran as the host plans
     it: step 11's error, and the error with each part put back."""
     runs = []
     for path in sorted(glob.glob(os.path.join(tuning_dir, "*-step11-accuracy.csv"))):
@@ -270,7 +270,7 @@ def accuracy_cost_text(tuning_dir):
             runs.append((rows[0]["date"], path, rows))
     if not runs:
         return ("What the left-out parts cost on such data has not been measured yet "
-                "(`bench/exp_step11_accuracy.py`, the lab record).\n")
+                "(`lab/exp_step11_accuracy.py`, the lab record).\n")
     # the tensor cores' own arithmetic where a run had it (TC=1), else the portable path's model of it
     tensor_cores = [run for run in runs if any("TC=1" in r["params"].split() for r in run[2])]
     _, path, rows = max(tensor_cores or runs)
@@ -286,7 +286,7 @@ def accuracy_cost_text(tuning_dir):
     for m in sorted({sizes[0], sizes[-1]}) if sizes else []:  # the smallest and the largest (the lab has all)
         parts.append(f"at {m}, {err('step 11', m):.2e} (step 10: {err('step 10', m):.2e}; lo rounded: "
                      f"{err('step 11, round_lo', m):.2e}; with lo·lo: {err('step 11, four', m):.2e})")
-    return (f"Measured on {rows[0]['device']}, {how} (`bench/tuning/{os.path.basename(path)}`, {rows[0]['date'][:10]}, "
+    return (f"Measured on {rows[0]['device']}, {how} (`lab/tuning/{os.path.basename(path)}`, {rows[0]['date'][:10]}, "
             f"`--data {rows[0]['data']}`), step 11's normwise error, and in brackets step 10's and step 11's with "
             "each left-out part put back: " + "; ".join(parts) + ".\n")
 

@@ -1,4 +1,4 @@
-"""What a read from local memory costs, from `peak --local-reads` (bench/tuning/NAME-local-reads.csv):
+"""What a read from local memory costs, from `peak --local-reads` (lab/tuning/NAME-local-reads.csv):
   - step08_local_reads.md: for each recorded device, the cycles a read of a warp of 32 work-items
     takes for each way its work-items share the vectors they read (the file's column `col`, the
     vector a work-item reads as a function of its place in the warp, `lane`), and which of those
@@ -153,7 +153,7 @@ def snippet(files, results, defaults):
                 col = f.find(tuple(r[operand][0]))
                 if col is not None:
                     where.setdefault(col, []).append(f"{operand} in {label}")
-        out.append(f"**{md_escape(f.device)}**, driver {md_escape(f.driver)}, `bench/tuning/{md_escape(f.name)}` "
+        out.append(f"**{md_escape(f.device)}**, driver {md_escape(f.driver)}, `lab/tuning/{md_escape(f.name)}` "
                    f"(`peak --local-reads`, {f.dates[0][:10]} {f.dates[0][11:16]} UTC; {f.runs} run{'s' if f.runs != 1 else ''}, their "
                    f"median; {f.work_items} work-items, each making 8 independent float4 reads per loop iteration; "
                    f"cycles of one compute unit per read of a warp of {WARP}, at the {f.clock_mhz} MHz the device "

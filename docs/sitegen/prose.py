@@ -251,7 +251,7 @@ def figures(directory, results_dir):
 def render(ctx):
     if not ctx.tuning_dir or not os.path.isdir(ctx.tuning_dir):
         return  # a render of results alone (--tuning ''): no page is built from it
-    lines = ["# The figures quoted in the pages' sentences, computed from bench/tuning/ and docs/results/ by docs/sitegen/prose.py"]
+    lines = ["# The figures quoted in the pages' sentences, computed from lab/tuning/ and docs/results/ by docs/sitegen/prose.py"]
     for name, value in figures(ctx.tuning_dir, ctx.results_dir).items():
         lines.append(f'ALIASES += "{name}={value}"')
     write(os.path.join(ctx.out, "prose_figures.doxy"), "\n".join(lines) + "\n")

@@ -1,4 +1,4 @@
-"""The tuning records and compiler reports, from bench/tuning/: bench/tune.py CSVs, the
+"""The tuning records and compiler reports, from lab/tuning/: lab/tune.py CSVs, the
 `-cl-nv-verbose` build logs (NAME-ptxas.txt) and the device listings in the logs."""
 import fnmatch
 import glob
@@ -8,7 +8,7 @@ import re
 from .common import NEEDED, InputError, md_escape, parse_params, read_csv_rows, size_key
 
 class TuningFile:
-    """One bench/tune.py record: rows in the harness's columns, one per parameter combination
+    """One lab/tune.py record: rows in the harness's columns, one per parameter combination
     (UNVERIFIED: measured with --no-verify; "PASS (verified best)": the best one, re-run with
     verification; REFUSED: the step refused the combination, numbers empty). A run of another
     kernel file through a step's host (--kernel-file: the last column, kernel_file, names it; files
@@ -31,7 +31,7 @@ class TuningFile:
         self.device = {(r["platform"], r["device"]) for r in self.rows}
 
 
-# The timing exercises' runs on a CPU (bench/exercises_cpu.sh: NAME.csv, and NAME-local-reads.csv
+# The timing exercises' runs on a CPU (lab/exercises_cpu.sh: NAME.csv, and NAME-local-reads.csv
 # of peak --local-reads), at sizes of their own: only the exercises read them (sitegen/exercises.py),
 # beside each exercise's paragraph on what a CPU shows, and no lesson's table does
 CPU_EXERCISES = "pocl-*-exercises*.csv"
@@ -76,7 +76,7 @@ def device_heading(label, device):
 
 
 def read_ptxas(path):
-    """A compiler report (bench/tuning/*-ptxas.txt: each step's `-cl-nv-verbose` build log after a
+    """A compiler report (lab/tuning/*-ptxas.txt: each step's `-cl-nv-verbose` build log after a
     line '== step') -> {step: {'params': text, 'kernels': [(kernel, registers, smem bytes,
     spill stores, spill loads)]}}."""
     out, step, kernel, spills = {}, None, None, (0, 0)
@@ -119,14 +119,14 @@ def load_ptxas(directory, results):
 
 def compute_units(directory, r):
     """The compute-unit count of r's device, from a committed `--list-devices` listing in
-    bench/tuning/*.log, else None."""
+    lab/tuning/*.log, else None."""
     listing = device_listing(directory, r.device, r.driver, prefer=f"{r.stem}-bench.log")
     return (listing[0], listing[2]) if listing else (None, None)
 
 
 def device_listing(directory, device, driver, prefer=""):
     """(compute units, largest buffer in bytes, log file name) of a device and driver, from the
-    first committed `--list-devices` listing in bench/tuning/*.log that names them (`prefer` first),
+    first committed `--list-devices` listing in lab/tuning/*.log that names them (`prefer` first),
     else None. The listing gives the largest buffer in GiB to one decimal."""
     paths = sorted(glob.glob(os.path.join(directory or "", "*.log")), key=lambda p: (os.path.basename(p) != prefer, p))
     for path in paths:

@@ -1,7 +1,7 @@
 """Step 9's lesson: how the host chooses its split, worked at three sizes (step09_split_example.md).
 
 From the first recorded NVIDIA GPU's results file (its compute units from its `--list-devices`
-listing in bench/tuning/) and the step's NVIDIA defaults, at 256, 1024 and 4097: how many blocks C
+listing in lab/tuning/) and the step's NVIDIA defaults, at 256, 1024 and 4097: how many blocks C
 has and how many work-groups run at once, which rows of blocks the host splits, and the host's
 model (stepdefs.SplitK.model, the C's gemm_split_k_choose() operation for operation, which
 docs/tests/test_geometry.py checks against the host) for a few numbers of slices around the one
@@ -77,7 +77,7 @@ def snippet(results, tuning_dir, defaults):
             text, table = example(d, P, size, dev)
             parts.append(text + ("\n\n" + table if table else ""))
         return "\n\n".join(parts) + "\n"
-    return ("No recorded NVIDIA GPU with its `--list-devices` listing in `bench/tuning/`: the worked example "
+    return ("No recorded NVIDIA GPU with its `--list-devices` listing in `lab/tuning/`: the worked example "
             f"needs one ({size_short((256,) * 3)} and up).\n")
 
 

@@ -437,7 +437,7 @@ POCL_REASON = ("PoCL runs the work-items of a work-group as loops on the CPU's c
 
 
 def other_pocl(r, best, steps, attribution):
-    """Where a tour recorded on another PoCL (bench/tuning/*-tour.txt) has a later step above `best`:
+    """Where a tour recorded on another PoCL (lab/tuning/*-tour.txt) has a later step above `best`:
     a sentence that says so, with both rates, else ""."""
     out = ""
     for name, version, rates in (attribution.tours if attribution else []):
@@ -446,7 +446,7 @@ def other_pocl(r, best, steps, attribution):
         above = [s.name for s in steps or [] if number(s.name) > number(best) and rates.get(s.name, 0) > rates[best]]
         if above:
             first = above[0]
-            out += (f" A CPU through another PoCL can differ: the tour `bench/tuning/{name}`, on {version}, has step "
+            out += (f" A CPU through another PoCL can differ: the tour `lab/tuning/{name}`, on {version}, has step "
                     f"{number(first)} at {fmt_gflops(rates[first])} GFLOPS against step {number(best)}'s "
                     f"{fmt_gflops(rates[best])}, so which step a CPU's path ends at depends on its PoCL.")
     return out

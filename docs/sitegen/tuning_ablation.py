@@ -1,4 +1,4 @@
-"""The tables of one change at a time drawn from the tuning records (bench/tuning/: the runs
+"""The tables of one change at a time drawn from the tuning records (lab/tuning/: the runs
 NAME-ablation.csv, NAME-async-copy.csv, NAME-tiles-by-size.csv and the logs beside them) and the
 results files (docs/results/), Markdown for \\includedoc:
   - step07_alone.md ... step10_alone.md: each step's idea alone, the step and the one before it
@@ -22,7 +22,7 @@ CHOSEN = ("SLICES", "SPLIT_ROWS")  # chosen by the host per problem: not part of
 
 def log_registers(t):
     """[(configuration, registers)] from the log beside tuning file t, whose lines 'registers with
-    -D K=V ...: ... Used N registers' (or 'with the defaults') bench/tune_nvidia.sh writes."""
+    -D K=V ...: ... Used N registers' (or 'with the defaults') lab/tune_nvidia.sh writes."""
     log = os.path.splitext(t.path)[0] + ".log"
     if not os.path.exists(log):
         return []
@@ -42,7 +42,7 @@ def copy_resolved(D, rows):
 
 
 def copies_snippet(tuning, steps, defaults):
-    """Step 10's run against one change at a time (bench/tune_nvidia.sh OUT async_copy): GFLOPS at
+    """Step 10's run against one change at a time (lab/tune_nvidia.sh OUT async_copy): GFLOPS at
     each size for step 9 and for step 10 with its NVIDIA defaults and each change, the registers of
     each build from the run's log."""
     names = {s.name: s.number for s in steps}
@@ -72,7 +72,7 @@ def copies_snippet(tuning, steps, defaults):
         dates = sorted(row["date"] for row in t.rows)
         first = t.rows[0]
         out.append(f"**{md_escape(first['device'])}**, driver {md_escape(first['driver'])}, "
-                   f"`bench/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {dates[0][11:16]} to {dates[-1][11:16]} UTC; "
+                   f"`lab/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {dates[0][11:16]} to {dates[-1][11:16]} UTC; "
                    "GFLOPS, median of the timed runs; `*` not verified): step 10 with its NVIDIA defaults ("
                    + md_escape(" ".join(f"{k}={v}" for k, v in base.items() if k not in CHOSEN))
                    + ") and with one change each, beside step 9; the host chooses SLICES and SPLIT_ROWS in every "
@@ -190,7 +190,7 @@ def run_commit(t):
 
 def alone_snippet(tuning, steps, defaults, number):
     """stepNN_alone.md: step `number` and the step before it, each with its own NVIDIA defaults and
-    with the other's parameters (bench/tune_nvidia.sh OUT ablation), so that the idea's gain at the
+    with the other's parameters (lab/tune_nvidia.sh OUT ablation), so that the idea's gain at the
     same parameters is told apart from what its new parameters add: GFLOPS at each size (the median
     of the rounds' medians, and their spread), against the previous step with its defaults."""
     step = next((s for s in steps if s.number == number), None)
@@ -210,7 +210,7 @@ def alone_snippet(tuning, steps, defaults, number):
         dates = sorted(r["date"] for r in mine)
         rounds = min(len(rows) for c in configs.values() for rows in c.values())
         out.append(f"**{md_escape(mine[0]['device'])}**, driver {md_escape(mine[0]['driver'])}, "
-                   f"`bench/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {dates[0][11:16]} to {dates[-1][11:16]} "
+                   f"`lab/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {dates[0][11:16]} to {dates[-1][11:16]} "
                    f"UTC; " + (f"the kernels of commit {commit}; " if commit else "")
                    + f"every configuration once in each of {rounds} rounds; `*` not verified). GFLOPS, the "
                    "median of the rounds (each the median of its timed runs), and the ratio to "
@@ -303,7 +303,7 @@ def block_label(P):
 
 def block_sizes_snippet(tuning, defaults):
     """step10_blocks.md: step 10 with its NVIDIA defaults against smaller blocks and a 32 x 32
-    transpose tile, beside step 9 and cuBLAS, at each size (bench/tune_nvidia.sh OUT tiles_by_size):
+    transpose tile, beside step 9 and cuBLAS, at each size (lab/tune_nvidia.sh OUT tiles_by_size):
     each configuration's median over the rounds of its median time; the fastest configuration
     other than the defaults; the registers of each block from the run's log."""
     base = {k: v for k, v in defaults.get("kernel10_async_copy", {}).get("nvidia-gpu", {}).items()
@@ -357,7 +357,7 @@ def block_sizes_snippet(tuning, defaults):
         first = next(row for row in t.rows if row["step"] == "kernel10_async_copy")
         rounds = max(len(v) for v in times.values())
         out.append(f"**{md_escape(first['device'])}**, driver {md_escape(first['driver'])}, "
-                   f"`bench/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {dates[0][11:16]} to "
+                   f"`lab/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {dates[0][11:16]} to "
                    f"{dates[-1][11:16]} UTC; " + ("one round, each configuration's median" if rounds == 1 else
                                                    f"{rounds} rounds, each configuration's median of the rounds' medians")
                    + "; "

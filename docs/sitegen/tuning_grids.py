@@ -1,5 +1,5 @@
-"""The tables of steps 4 to 8 drawn from the tuning records (bench/tuning/: bench/tune.py's and
-bench/variants.py's CSVs, the compiler reports NAME-ptxas.txt, the logs) and the results files
+"""The tables of steps 4 to 8 drawn from the tuning records (lab/tuning/: lab/tune.py's and
+lab/variants.py's CSVs, the compiler reports NAME-ptxas.txt, the logs) and the results files
 (docs/results/), Markdown for \\includedoc:
   - padding_waves.md: step 6 one below, at and one above a square size: padded sizes, work-groups,
     waves, and where the time goes;
@@ -11,7 +11,7 @@ bench/variants.py's CSVs, the compiler reports NAME-ptxas.txt, the logs) and the
     multiprocessor and at sizes whose last wave is partly full (the runs NAME-step8-grids.csv);
   - tuning_step07.md, tuning_step08.md: the fastest combination of each kind;
   - step08_variants.md: step 8's kernel variants (NAME-plain.csv, -unroll.csv, -prefetch.csv of
-    bench/variants.py).
+    lab/variants.py).
 """
 import glob
 import os
@@ -87,13 +87,13 @@ def padding_snippet(results, steps, tuning_dir, ptxas):
                 out += rows
                 if cus:
                     out.append(f"\nA wave is what the device runs at once: {cus} compute units (the `--list-devices` "
-                               f"listing in `bench/tuning/{log}`) times g work-groups resident on each; the columns "
+                               f"listing in `lab/tuning/{log}`) times g work-groups resident on each; the columns "
                                "give ceil(work-groups / (units·g)) for a few g, and how many work-groups the last "
                                "wave holds.")
                 if cus and fit:
                     g, name, regs, smem = fit
                     lim = SM_LIMITS[report["arch"]]
-                    out.append(f"\n**This kernel: g = {g}.** The compiler report (`bench/tuning/"
+                    out.append(f"\n**This kernel: g = {g}.** The compiler report (`lab/tuning/"
                                f"{os.path.basename(report_path)}`, same parameters) gives the sgemm kernel {regs} "
                                f"registers per work-item and {smem} bytes of local memory per work-group of "
                                f"{work_items} work-items. One multiprocessor of this architecture ({report['arch']}) "
@@ -104,7 +104,7 @@ def padding_snippet(results, steps, tuning_dir, ptxas):
     return ("\n".join(out) + "\n") if out else "No results file holds step 6 just below and above a square size.\n"
 
 
-# Tuning files of bench/variants.py's kernel variants: NAME-plain.csv (the kernel as it is),
+# Tuning files of lab/variants.py's kernel variants: NAME-plain.csv (the kernel as it is),
 # NAME-unroll.csv, NAME-prefetch.csv
 VARIANT_FILE = re.compile(r"(.+)-(plain|unroll|prefetch)\.csv$")
 
@@ -113,7 +113,7 @@ def grid_best(files, step_name, keys, size=None):
     """The fastest row of each kind (the values of `keys`) of a step in tuning files, {kind: (row,
     file name)}: the grids at one size (a file's rows of the step at several sizes, such as the
     reference rows of step 8 beside step 9's sweep, are not ranked with them), the kernel as it is
-    (not a variant of bench/variants.py); only at `size` where one is given. The table of kinds and
+    (not a variant of lab/variants.py); only at `size` where one is given. The table of kinds and
     the sentence that quotes their count (step 4's) both take them from here, so they count alike."""
     best = {}
     for t in files:
@@ -160,7 +160,7 @@ def tuning_grid_snippet(results, tuning, step_name, keys, title, limit=10):
         runs = sorted({name for _, name in best.values()})
         kinds = f"({', '.join(keys)})"
         out.append(f"{device_heading(label, device)}: {title}, the fastest combination for each {kinds} "
-                   f"over the tuning runs `bench/tuning/{{{', '.join(runs)}}}` "
+                   f"over the tuning runs `lab/tuning/{{{', '.join(runs)}}}` "
                    "(measured without verification, except each run's best; all at the size shown)."
                    + ("" if any(t.device <= recorded for t in files) else " " + recorded_elsewhere(results, files))
                    + "\n")
@@ -178,7 +178,7 @@ def tuning_grid_snippet(results, tuning, step_name, keys, title, limit=10):
 
 
 def variants_snippet(tuning, steps, limit=8):
-    """The kernel variants of bench/variants.py against the kernels as they are: for every group
+    """The kernel variants of lab/variants.py against the kernels as they are: for every group
     of tuning files NAME-plain.csv, NAME-unroll.csv, ... the GFLOPS of each combination in each."""
     groups = {}
     for t in tuning:
@@ -198,9 +198,9 @@ def variants_snippet(tuning, steps, limit=8):
                         cells.setdefault(key, {})[v] = max(row["_gflops"], cells.get(key, {}).get(v, 0))
             if not cells:
                 continue
-            out.append(f"**{md_escape(device)}**, step {s.number}, `bench/tuning/{prefix}-{{{','.join(variants)}}}.csv` "
+            out.append(f"**{md_escape(device)}**, step {s.number}, `lab/tuning/{prefix}-{{{','.join(variants)}}}.csv` "
                        "(measured without verification): GFLOPS of each combination as the kernel is (plain) and as "
-                       "each variant of `bench/variants.py`" + (f"; the fastest {limit} plain ones" if len(cells) > limit
+                       "each variant of `lab/variants.py`" + (f"; the fastest {limit} plain ones" if len(cells) > limit
                                                                   else "") + ":\n")
             out.append("| parameters | size | " + " | ".join(variants) + " | best variant / plain |")
             out.append("|---|---|" + "---:|" * len(variants) + "---:|")
@@ -262,7 +262,7 @@ def grids_snippet(tuning, steps):
         when = f"at {start}" if start == end else f"{start} to {end}"
         verified = "every row verified" if all(row["status"] == "PASS" for row in rows) else "not every row verified"
         out.append(f"**{md_escape(first['device'])}**, driver {md_escape(first['driver'])}, "
-                   f"`bench/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {when} UTC, "
+                   f"`lab/tuning/{md_escape(t.name)}` ({dates[0][:10]}, {when} UTC, "
                    f"{verified}): the sgemm's median time in ms, {P0['TSM']} x {P0['TSN']} x {P0['TSK']} "
                    "tiles; each column a step and a WPTM x WPTN block, with the rows x columns of work-items "
                    "that one warp of 32 covers" + (f"; {cus} compute units" if cus else "") + ":\n")
@@ -312,7 +312,7 @@ def tiles_by_size_table(r, t, step_name):
         if row["_size"] not in cell or row["_gflops"] > cell[row["_size"]]:
             cell[row["_size"]] = row["_gflops"]
     if len(sizes) > 6:
-        out.append(f"**{md_escape(r.stem)}**, {md_escape(r.device)}, `bench/tuning/{t.name}` (measured without "
+        out.append(f"**{md_escape(r.stem)}**, {md_escape(r.device)}, `lab/tuning/{t.name}` (measured without "
                    f"verification), each combination over {len(sizes)} sizes from {size_short(sizes[0])} to "
                    f"{size_short(sizes[-1])}:\n")
         out.append("| parameters | mean GFLOPS | lowest (at) | highest (at) |")
@@ -326,7 +326,7 @@ def tiles_by_size_table(r, t, step_name):
         return out
     pairs = [((s[0] + d,) * 3, s) for s in sizes if s[0] == s[1] == s[2] for d in (-1, 1)
              if (s[0] + d,) * 3 in sizes and (s[0] - d,) * 3 in sizes]
-    out.append(f"**{md_escape(r.stem)}**, {md_escape(r.device)}, `bench/tuning/{t.name}` (measured without "
+    out.append(f"**{md_escape(r.stem)}**, {md_escape(r.device)}, `lab/tuning/{t.name}` (measured without "
                "verification), GFLOPS of each combination at each size:\n")
     out.append("| parameters | " + " | ".join(size_short(s) for s in sizes) + " | "
                + " | ".join(f"{size_short(a)} / {size_short(b)}" for a, b in pairs) + " |")
@@ -433,7 +433,7 @@ def transpose_snippet(results, tuning):
             continue
         _, _, t, ((rest, size), variants) = max(found, key=lambda x: (x[0], x[1]))
         m, n, k = size
-        out.append(f"**{md_escape(r.stem)}**, {md_escape(r.device)}, `bench/tuning/{t.name}`: step 4 at "
+        out.append(f"**{md_escape(r.stem)}**, {md_escape(r.device)}, `lab/tuning/{t.name}`: step 4 at "
                    f"{size_text(size)} with {' '.join(f'{a}={b}' for a, b in rest)}; the transpose of A "
                    f"(M x K) reads and writes {fmt_num(8 * m * k / 2**20)} MiB"
                    + (f"; bench/peak's copy kernel measured {fmt_gflops(r.peak.copy)} GB/s on this device"
@@ -494,7 +494,7 @@ def wgsize_snippet(tuning_dir, tuning, results):
                 if rows:
                     verified.append(f"`{step}` {md_escape(params)} ({len(rows)} sizes in `{r.stem}.csv`)")
         values = ", ".join(str(v) for v in sorted(reported.get(log, ()))) or "-"
-        lines.append(f"| `bench/tuning/{log}` | {len(combos)} | {values} | {len(measured)} | "
+        lines.append(f"| `lab/tuning/{log}` | {len(combos)} | {values} | {len(measured)} | "
                      f"{max((w for w in wgs if isinstance(w, int)), default='-')} | {'; '.join(verified) or '-'} |")
     return "\n".join(lines) + "\n"
 

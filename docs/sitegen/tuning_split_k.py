@@ -1,5 +1,5 @@
-"""The tables of the split of K (steps 9 and 10) drawn from the tuning records (bench/tuning/:
-bench/tune.py's CSVs and the logs beside them) and the results files (docs/results/), Markdown
+"""The tables of the split of K (steps 9 and 10) drawn from the tuning records (lab/tuning/:
+lab/tune.py's CSVs and the logs beside them) and the results files (docs/results/), Markdown
 for \\includedoc:
   - tuning_step09.md: step 9's SLICES against the problem size, the host's choice beside every
     value forced and step 8, and SPLIT_ROWS forced beside the host's rows (the tuning runs, with
@@ -18,13 +18,13 @@ from .common import (InputError, fmt_gflops, fmt_num, fmt_ratio, md_escape, pars
 from .params import device_class
 from .records import device_groups, device_heading, device_listing, resident_groups
 
-# bench/tune.py's log: a sweep's heading, and a combination that ran
+# lab/tune.py's log: a sweep's heading, and a combination that ran
 SWEEP_LINE = re.compile(r"tune: (\w+), \d+ combinations at (\S+)$")
 COMBO_LINE = re.compile(r"  (\S.*?)\s+([0-9.]+) GFLOPS  \(")
 
 
 def tuning_labels(t):
-    """The combination each measured row of tuning file t ran as, as bench/tune.py's log beside it
+    """The combination each measured row of tuning file t ran as, as lab/tune.py's log beside it
     (NAME.log) names it: its -D values, `SLICES=0` where the row's params report the host's choice.
     {id(row): label}, or {} where there is no log. The log's combinations are paired with the CSV's
     rows of the same step and size in order, and must agree with them to the log's 0.1 GFLOPS."""
@@ -50,7 +50,7 @@ def tuning_labels(t):
                 and "verified best" not in row["status"]]
         if len(rows) != len(combos) or any(abs(row["_gflops"] - g) > 0.051 for row, (_, g) in zip(rows, combos)):
             raise InputError(f"{log}: its combinations of {step} at {size_short(size)} are not the rows of "
-                             f"{t.name} (bench/tune.py writes both)")
+                             f"{t.name} (lab/tune.py writes both)")
         for row, (label, _) in zip(rows, combos):
             out[id(row)] = label
     return out
@@ -158,7 +158,7 @@ def split_snippet(runs):
                 "SPLIT_ROWS), with the host's choice by the first model" if run.first_version else
                 "the host's rows of blocks (SPLIT_ROWS=0: those left over by whole waves; the column 'rows split' "
                 "gives how many of Mp/TSM)")
-        out.append(f"{device_heading(run.label, run.device)}, `bench/tuning/{run.t.name}`, recorded "
+        out.append(f"{device_heading(run.label, run.device)}, `lab/tuning/{run.t.name}`, recorded "
                    f"{recorded_when(run.t)} (measured without verification; which row is the host's choice, from the "
                    f"log beside it): GFLOPS of step {pn} and of step {s.number} with the host's choice (SLICES=0: the "
                    f"number it chose{'' if run.first_version else ', with the rows it split'}, then its rate) and "
@@ -191,7 +191,7 @@ def split_snippet(runs):
 
 def every_row_lines(run):
     """The rates a run measured with SPLIT_ROWS forced beside those with the host's rows, per size and
-    number of slices (bench/tune_nvidia.sh's split_rows part forces every row, the first version's split)."""
+    number of slices (lab/tune_nvidia.sh's split_rows part forces every row, the first version's split)."""
     lines = []
     for size, cell in run.cells.items():
         for key in sorted(k for k in cell if isinstance(k, tuple)):
@@ -203,7 +203,7 @@ def every_row_lines(run):
                          f"{fmt_gflops(cell[key])} | " + (fmt_ratio(cell[v] / cell[key]) if v in cell else "-") + " |")
     if not lines:
         return []
-    return [f"The same run with SPLIT_ROWS forced as well (`bench/tuning/{run.t.name}`): GFLOPS with the rows the host "
+    return [f"The same run with SPLIT_ROWS forced as well (`lab/tuning/{run.t.name}`): GFLOPS with the rows the host "
             "splits beside those with the rows forced, for the same number of slices:\n",
             "| M x N x K | SLICES | rows split by the host: GFLOPS | rows forced: GFLOPS | host's rows / forced |",
             "|---|---:|---:|---:|---:|"] + lines + [""]
@@ -263,7 +263,7 @@ def model_table(run, size):
     one = cell.get(1)
     base = d.cost(P0, size, dev, 1, 0)
     chose = (f"{choice[0]} slices of the last {choice[1]}" if choice[0] > 1 else "no split")
-    lines = [f"**{md_escape(run.label)}**, {size_text(size)} (`bench/tuning/{run.t.name}`): {run.blocks(size)} blocks "
+    lines = [f"**{md_escape(run.label)}**, {size_text(size)} (`lab/tuning/{run.t.name}`): {run.blocks(size)} blocks "
              f"of C in {block_rows} rows, {round_up(size[2], P['TSK']) // P['TSK']} tiles of K, "
              f"{listing[0] * P['GROUPS_PER_CU']} work-groups at once ({listing[0]} compute units x GROUPS_PER_CU = {P['GROUPS_PER_CU']}); the rows left "
              f"over by whole waves: {rows} of {block_rows}; the model chooses {chose}"
@@ -277,7 +277,7 @@ def model_table(run, size):
         lines.append(model_row(c, base, cell[v], one))
     lines.append("")
     if forced:
-        lines.append(f"The same with SPLIT_ROWS forced (`bench/tuning/{run.t.name}`):\n")
+        lines.append(f"The same with SPLIT_ROWS forced (`lab/tuning/{run.t.name}`):\n")
         lines.append(lines[1].replace("| SLICES |", "| SLICES, rows split |"))
         lines.append("|---" + lines[2][len("|---:"):])
         for _, q, v in forced:
@@ -360,7 +360,7 @@ def split_choice_snippet(results, steps, tuning_dir, defaults, ptxas, only=None)
                                                    if before else "") + ")" if odd else
                       f"; the runs of `docs/results/{r.stem}.csv` report the same at all {recorded} sizes they ran"
                       if recorded else "")
-            line = (f"- **{md_escape(r.stem)}** ({listing[0]} compute units in `bench/tuning/{listing[2]}`; the "
+            line = (f"- **{md_escape(r.stem)}** ({listing[0]} compute units in `lab/tuning/{listing[2]}`; the "
                     f"`{cls}` defaults: GROUPS_PER_CU = {P['GROUPS_PER_CU']}, {at_once} work-groups at once, blocks "
                     f"of TSM x TSN = {P['TSM']} x {P['TSN']}, TSK = {P['TSK']}): {what}{reported}.")
             # how many of these work-groups one unit holds, by the compiler (step 9's report, else step 8's
@@ -375,7 +375,7 @@ def split_choice_snippet(results, steps, tuning_dir, defaults, ptxas, only=None)
                 fit = resident_groups(rep, "sgemm", items)
                 if fit:
                     g, limit, regs, smem = fit
-                    line += (f" The compiler report (`bench/tuning/{os.path.basename(path)}`, "
+                    line += (f" The compiler report (`lab/tuning/{os.path.basename(path)}`, "
                              f"{'this step' if name == s.name else f'step {prev.number}'}'s sgemm with these tiles) "
                              f"gives {regs} registers per work-item and {smem} bytes of local memory per work-group of "
                              f"{items}: {g} such work-groups fit on one unit (the {limit} limits)"

@@ -1,9 +1,9 @@
-"""The tables of step 11's variants drawn from the logs of bench/exp_step11_costs.sh in the tuning
-records (bench/tuning/), Markdown for \\includedoc:
+"""The tables of step 11's variants drawn from the logs of lab/exp_step11_costs.sh in the tuning
+records (lab/tuning/), Markdown for \\includedoc:
   - step11_fragment_reads.md, step11_a_rows.md, step11_stores.md, step11_store_forms.md,
     step11_a_scalar.md, step11_two_acc.md, step11_ldmatrix.md: step 11's variants beside the
     kernel, from the logs NAME-step11-fragments.log, -a-rows.log, -stores.log, -store-forms.log,
-    -a-scalar.log, -two-acc.log and -ldmatrix.log of bench/exp_step11_costs.sh: its fragments read
+    -a-scalar.log, -two-acc.log and -ldmatrix.log of lab/exp_step11_costs.sh: its fragments read
     two floats at a time; A read as it is instead of transposed; C stored two or four floats at a
     time; the float2 stores written other ways, beside the kernel before them; A as it is, read one
     float at a time; two sets of accumulators; A as it is, read by ldmatrix.
@@ -14,7 +14,7 @@ import re
 
 from .common import InputError, fmt_gflops, median, write
 
-# bench/exp_step11_costs.sh fragments, a_rows, stores, a_scalar, ldmatrix, store_forms and two_acc: what each variant is, by the kernel file and
+# lab/exp_step11_costs.sh fragments, a_rows, stores, a_scalar, ldmatrix, store_forms and two_acc: what each variant is, by the kernel file and
 # options its log names it with
 STEP11_VARIANTS = (
     ("a_rows.cl -D TILE_PAD=4", "A as it is, depths reordered, reads and C's stores vectorized, TILE_PAD = 4"),
@@ -38,12 +38,13 @@ STEP11_VARIANTS = (
 
 
 def step11_variant(label):
-    label = label.replace("--kernel-file ", "").replace("bench/exp/", "").replace("kernel11_tensor_cores/tensor_cores.cl", "")
+    label = (label.replace("--kernel-file ", "").replace("bench/exp/", "").replace("lab/exp/", "")
+             .replace("kernel11_tensor_cores/tensor_cores.cl", ""))
     return next(name for key, name in STEP11_VARIANTS if label.strip().startswith(key))
 
 
 def step11_layout_snippet(tuning_dir, phase):
-    """Step 11's variants of one phase of bench/exp_step11_costs.sh (fragments, a-rows, stores) beside
+    """Step 11's variants of one phase of lab/exp_step11_costs.sh (fragments, a-rows, stores) beside
     the kernel: for each *-step11-PHASE.log, the medians of its rounds (GFLOPS of the whole step, and
     the change from the kernel), the sgemm's own time at 4096, and each build's registers."""
     out = []
@@ -68,7 +69,7 @@ def step11_layout_snippet(tuning_dir, phase):
                      float(re.search(r"sgemm ([\d.]+) ms", line).group(1))))
                 i += 1
         if not names or not runs:
-            raise InputError(f"{path}: not a log of bench/exp_step11_costs.sh {phase}")
+            raise InputError(f"{path}: not a log of lab/exp_step11_costs.sh {phase}")
         sizes = list(runs)
         label = {s: " x ".join(re.findall(r"-[mnk] (\d+)", s)) or s.split()[-1] for s in sizes}
         square = next((s for s in sizes if label[s] == "4096"), None)
@@ -88,7 +89,7 @@ def step11_layout_snippet(tuning_dir, phase):
                 cells.append(f"{median([t for _, t in runs[square][v]]):.3f}")
             out.append(f"| {name} | " + " | ".join(cells) + f" | {registers[v]} |")
         out.append("")
-    return "\n".join(out) if out else f"(no run of `bench/exp_step11_costs.sh DEB_DIR {phase}` is recorded)\n"
+    return "\n".join(out) if out else f"(no run of `lab/exp_step11_costs.sh DEB_DIR {phase}` is recorded)\n"
 
 
 def render(ctx):

@@ -1,5 +1,5 @@
 """docs.alone_table: the tables "The idea alone" (stepNN_alone.md, docs/sitegen/tuning_ablation.py)
-read a run of `bench/tune_nvidia.sh OUT ablation`. Here a made-up run, written in the harness's CSV
+read a run of `lab/tune_nvidia.sh OUT ablation`. Here a made-up run, written in the harness's CSV
 columns, checks that each row of it lands in the right line of the table:
   - a step with its own NVIDIA defaults, with the other step's parameters (where the parameters
     of the step's own idea, such as step 8's WTM and WTN, may take any value), with one switch of

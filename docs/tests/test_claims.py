@@ -1,6 +1,6 @@
 """docs.claims: what the pages say against the recorded data and the tables beside it
 (docs/sitegen/claims.py says what each check is). Renders the tables and sentences from the
-committed records (docs/results/, bench/tuning/) into a scratch directory, reads every page of
+committed records (docs/results/, lab/tuning/) into a scratch directory, reads every page of
 docs/ as a reader sees it, and runs every check; then shows that each check catches its kind of
 defect, on the same pages with one defect put in:
   - a gain that is not its step's idea shown in the main table without its mark, and in a lesson's
@@ -143,7 +143,7 @@ with tempfile.TemporaryDirectory() as tmp:
                               "kinds measured."))
     foreign = sorted({d for t in ctx.tuning for _, d in t.device} - {r.device for r in ctx.results})[0]
     defect("a tuning table of a device no results file was recorded on, not said", "shown without saying so",
-           page=("step05.md", f"**{foreign}**: step 5, the fastest combination over `bench/tuning/x.csv`."))
+           page=("step05.md", f"**{foreign}**: step 5, the fastest combination over `lab/tuning/x.csv`."))
     defect("every figure from docs/results/", "names docs/results/ as the source of every figure",
            page=("results.md", "Every figure in it is rendered from the CSV files in `docs/results/` when the site "
                                "is built."))

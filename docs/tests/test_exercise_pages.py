@@ -6,7 +6,7 @@ docs/exercises.md (docs/sitegen/exercises.py):
   - the check can fail: a sentence of an answer copied into an exercise's expected outcome, or into
     its procedure, makes the generator refuse the page (and so fails the docs build);
   - every exercise that times kernels runs each variant five times, says what a CPU will and will not
-    show, followed by the figures recorded on a CPU (bench/exercises_cpu.sh), and gives in its answer
+    show, followed by the figures recorded on a CPU (lab/exercises_cpu.sh), and gives in its answer
     the recorded GPU figures, each variant's spread beside a ratio read only where the spreads do not
     overlap;
   - the solution of each write-it-yourself exercise, made from it and its step's kernel, is that
@@ -220,7 +220,7 @@ class ExercisePages(unittest.TestCase):
                 self.assertTrue(any(f"exercise {e.number} " in p and message in p for p in problems), problems)
 
     def test_cpu_figures(self):
-        """The exercises' runs on a CPU (bench/tuning/pocl-*-exercises*.csv) give each timing exercise
+        """The exercises' runs on a CPU (lab/tuning/pocl-*-exercises*.csv) give each timing exercise
         its CPU table, with the size it was recorded at, and its log named; no lesson's table reads
         them (records.load_tuning(), local_reads.load() leave them out)."""
         import shutil
@@ -248,7 +248,7 @@ class ExercisePages(unittest.TestCase):
         self.assertEqual(len(rows), 2 * len(t.variants))
         text = exercise_timings.timing_snippet(t, rows, exercise_timings.ON_CPUS, logs)
         self.assertIn(f"Recorded on a CPU, through PoCL: **cpu-x**, M=N=K={exercise_timings.CPU_SIZE}", text)
-        self.assertIn("`bench/tuning/pocl-x-exercises.log`", text)
+        self.assertIn("`lab/tuning/pocl-x-exercises.log`", text)
         self.assertEqual(text.count("| 2 | 2.00 | 2.00 to 2.60 |"), len(t.variants), text)
         self.assertEqual(records.load_tuning(tuning), [])
         self.assertEqual(local_reads.load(tuning), [])

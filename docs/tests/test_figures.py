@@ -1,5 +1,5 @@
 """docs.figures: every figure the site's build draws, from the committed records (docs/results/,
-bench/tuning/), read at a glance (docs/sitegen/drawing.py says what each check means):
+lab/tuning/), read at a glance (docs/sitegen/drawing.py says what each check means):
   - no text over another text, or beside another closer than a space between two words, across a
     line, a marker, an axes' frame or a shape's edge, or off the figure; no legend over the data;
     no text rotated at a slant or longer than three lines, none that lines up its parts with spaces,
@@ -367,7 +367,7 @@ class BuiltFigures(unittest.TestCase):
 
     def test_local_memory_roofs(self):
         """Where a step's lowest ceiling is local memory (the lesson's table: steps 2 to 4 on the GPUs)
-        and its device has a measured bandwidth of local memory (bench/tuning/NAME-local-reads.csv,
+        and its device has a measured bandwidth of local memory (lab/tuning/NAME-local-reads.csv,
         `peak --local-reads`), the step's roofline draws that roof: a line across the whole plot at the
         measured bandwidth over the bytes per FLOP the step reads there (ceilings.local_roof()), named
         with its value. A device without that file gets none (none made up)."""

@@ -1,5 +1,5 @@
 """docs.prose_figures: the measured figures the pages quote in sentences are Doxygen aliases that
-docs/sitegen/prose.py computes from bench/tuning/ (prose_figures.doxy). Checks that
+docs/sitegen/prose.py computes from lab/tuning/ (prose_figures.doxy). Checks that
   - every alias a page uses (\\measured_...) is one the records define, and every one defined is
     used somewhere (a figure no page quotes is dead code);
   - each comes out of the committed records as a figure (a number, or a percent), or a list of
@@ -21,7 +21,7 @@ from sitegen import prose  # noqa: E402
 from sitegen.common import InputError  # noqa: E402
 
 source = sys.argv[1]
-tuning = os.path.join(source, "bench", "tuning")
+tuning = os.path.join(source, "lab", "tuning")
 results = os.path.join(source, "docs", "results")
 failures = []
 figures = prose.figures(tuning, results)

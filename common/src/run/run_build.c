@@ -12,7 +12,7 @@
  * -cl-std=CL1.2, builds a kernel that calls wait_group_events() (step 10) into a binary that does not
  * load. Without it, each driver builds its default OpenCL C: the highest 1.x, as the OpenCL API
  * specifies, on NVIDIA's (whose compiler report is the same as with -cl-std=CL1.2 for every kernel:
- * bench/tuning/nvidia-h100-cl-std.txt), 3.0 on PoCL's. The kernels are OpenCL C 1.2, which is
+ * lab/tuning/nvidia-h100-cl-std.txt), 3.0 on PoCL's. The kernels are OpenCL C 1.2, which is
  * valid OpenCL C 3.0 too. */
 static int build_options(const gemm_defines *params, char *out, size_t len, gemm_msg *msg)
 {
