@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The parameter sweeps behind the NVIDIA defaults in common/src/gemm_params.c, as run on the lent
-# GPU (see bench/README.md, "Tuning record"). Run after bench/gpu_setup.sh:
+# GPU (see lab/README.md). Run after bench/gpu_setup.sh:
 #   . build-gpu/env.sh && lab/tune_nvidia.sh OUT.csv [steps|padding|...]   (default: steps padding)
 # (the parts are the functions below, each named for what it sweeps)
 set -u

@@ -22,7 +22,7 @@ static const struct {
      * steps 1-5 and of nvidia-h100-run8.csv and -run9-plain.csv (H100, 4096^3) for steps 7 and 8,
      * except step 6, which takes smaller tiles and blocks than step 5, to waste less in
      * zero-padding and to keep the waves even above a multiple of the tiles: chosen by its lowest
-     * rate over 3968-4224 in nvidia-h200-run7.csv (bench/README.md, "Tuning record"). Step 9 takes
+     * rate over 3968-4224 in nvidia-h200-run7.csv (lab/README.md, "Tuning record"). Step 9 takes
      * step 8's tiles and chooses SLICES per problem (SLICES=0); GROUPS_PER_CU is how many of its
      * sgemm work-groups fit a compute unit: 2 on NVIDIA (221 registers x 128 work-items, in
      * 65536), 1 on a CPU (PoCL runs one work-group per core); the model was set in run 13 and

@@ -474,7 +474,7 @@ def spread(step, results, tuning, out):
                         f"{fmt_pct(100 * statistics.median(spreads))} in the median case and by up to "
                         f"{fmt_pct(100 * worst[0])} ({md_escape(short(worst[1]))} at {size_short(worst[2])}: "
                         + ", ".join(f"{fmt_gflops(v)} in `{f}`" for f, v in worst[3]) + "). Not all of that is noise: "
-                        "the code of the helper kernels changed between some runs (`bench/README.md`, \"Tuning "
+                        "the code of the helper kernels changed between some runs (`lab/README.md`, \"Tuning "
                         "record\").")
             verdict = ("within" if 100 * gap <= 100 * statistics.median(spreads) * 2 else "beyond")
             text.append(f"A difference of {fmt_pct(100 * gap)} between the lowest rates is **{verdict}** the spread "
