@@ -319,7 +319,7 @@ void sgemm(const int M, const int N, const int K,
     // fullRows work-group rows are block rows computed whole, the others the last splitRows block
     // rows SLICES times over. AT and B are moved once to the slice's first tile (and AT to the
     // block row), so that the loop below is step 8's: with the offsets inside every address of
-    // the loop instead, it ran slower on an H100 (the tuning record in bench/README.md).
+    // the loop instead, it ran slower on an H100 (the tuning record in lab/README.md).
     const int fullRows = M/TSM - splitRows;
     const int split = get_group_id(1) >= fullRows;
     const int blockRow = split ? fullRows + (get_group_id(1) - fullRows) % splitRows : get_group_id(1);

@@ -6,7 +6,7 @@
  * The table lives in gemm_params.c. A row gives a step's defaults for one device class (or for
  * all, as a fallback); the harness applies the "all" row, then the row of the device's class,
  * then the user's `-D NAME=VALUE` overrides. The values for NVIDIA GPUs were chosen by
- * measurement on an H200 (bench/README.md records what was tried); the CPU values by
+ * measurement on an H200 (lab/README.md records what was tried); the CPU values by
  * measurement on PoCL.
  */
 #ifndef GEMM_PARAMS_H

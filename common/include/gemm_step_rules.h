@@ -169,7 +169,7 @@ double gemm_split_k_cost(const gemm_problem *p, gemm_split_k split_k);
  * @brief What one work-group of step 9's sgemm costs beyond its tiles, in tiles, as gemm_split_k_cost()
  * assumes it: its first tile is loaded with nothing to overlap it, and its block of C is stored at the
  * end. One tile: with none, the model chose 19 slices at 8192 on an H100, where 9 measured faster
- * (run 13 in bench/README.md); with two, 1 slice at 1000x3000x500, where 4 measured 9 % faster.
+ * (run 13 in lab/README.md); with two, 1 slice at 1000x3000x500, where 4 measured faster.
  */
 #define GEMM_SPLIT_GROUP_TILES 1.0
 

@@ -380,7 +380,7 @@ void sgemm(const int M, const int N, const int K,
     // block row), so that the loop below is step 8's: with the offsets inside every address of the
     // loop instead, it ran slower on an H100. With the block row computed as in step 9 (a remainder)
     // and C moved by the slice before the loop, this kernel's sgemm ran slower there too (the tuning
-    // record in bench/README.md has both).
+    // record in lab/README.md has both).
     const int fullRows = M/TSM - splitRows;
     const int split = get_group_id(1) >= fullRows;
     const int slice = split ? (get_group_id(1) - fullRows) / splitRows : 0;
@@ -493,7 +493,7 @@ void sgemm(const int M, const int N, const int K,
     // toCopies is split computed again: with split itself, or with the buffer and its row chosen
     // first (out = split ? copies : C), NVIDIA's compiler laid out this kernel's loop over K
     // differently (the same registers, its reads of local memory issued later) and the sgemm ran
-    // 6 % slower on an H100. A compiler's choice, measured, not a rule (bench/README.md, run 20).
+    // slower on an H100. A compiler's choice, measured, not a rule (lab/README.md, run 20).
     const int toCopies = get_group_id(1) >= fullRows;
     #pragma unroll
     for (int i = 0; i < FRAGS_M; i++)
