@@ -23,8 +23,9 @@ calls and a docstring naming the files it writes:
                     (with exercise_solutions.py, the write-it-yourself solutions, and
                     exercise_timings.py, the timing exercises' recorded figures)
 The formulas of every step are its descriptor in stepdefs.py. What every figure shares (matplotlib,
-SVG as wide as the text column at 1024 pixels, labels placed where nothing else is drawn) and the
-checks of a drawn figure that docs/tests/test_figures.py runs on every figure are in drawing.py.
+SVG as wide as the text column at 1024 pixels, labels placed where nothing else is drawn) is in
+drawing.py; the checks of a drawn figure that docs/tests/test_figures.py runs on every figure are in
+figure_checks.py.
 attribution.py judges whether each step's gain on each device is its idea's (the tables and
 sentences mark it where it is not), and claims.py checks what the pages say against the data (the
 test docs.claims).

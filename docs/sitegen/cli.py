@@ -6,8 +6,9 @@ import os
 import sys
 
 from . import __doc__ as DESCRIPTION
-from . import (arithmetic, ceilings, diagrams, diffs, drawing, exercises, figures, fragments, local_reads, params, plots,
-               prose, split_example, stepdefs, tables, tuning_ablation, tuning_grids, tuning_split_k, tuning_step11)
+from . import (arithmetic, ceilings, diagrams, diffs, drawing, exercises, figure_checks, figures, fragments,
+               local_reads, params, plots, prose, split_example, stepdefs, tables, tuning_ablation, tuning_grids,
+               tuning_split_k, tuning_step11)
 from .checks import check_html
 from .common import InputError, ToolError
 from .records import load_ptxas, load_tuning
@@ -32,7 +33,7 @@ class Context:
 
 
 # Where set, the file to which every figure's faults are written, the figure checked as it is saved
-# (drawing.check_every_figure(): the checks of docs.figures, which reads the file): the test
+# (figure_checks.check_every_figure(): the checks of docs.figures, which reads the file): the test
 # docs.build sets it, so that the site is drawn once for both tests
 FIGURE_FAULTS = "GEMM_DOCS_FIGURE_FAULTS"
 
@@ -61,7 +62,7 @@ def main():
         os.makedirs(args.out, exist_ok=True)
         ctx = Context(args)
         faults_file = os.environ.get(FIGURE_FAULTS)
-        faults = drawing.check_every_figure() if faults_file else None
+        faults = figure_checks.check_every_figure() if faults_file else None
         for module in OUTPUTS:
             module.render(ctx)
         if faults_file:

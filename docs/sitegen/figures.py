@@ -15,7 +15,7 @@ that show them (SVG; Markdown for \\includedoc):
     settings with the highest lowest rate, every measurement of them in every committed run, and
     how much the same setting moved between runs, against the difference the choice rests on.
 Every label is placed where it meets no other (drawing.Placer); docs/tests/test_figures.py checks
-every figure as drawn (drawing.layout_faults, drawing.hidden_series).
+every figure as drawn (figure_checks.layout_faults, figure_checks.hidden_series).
 """
 import os
 import re

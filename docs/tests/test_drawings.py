@@ -2,7 +2,7 @@
 class's defaults of every step and every set a page names:
   - no two labels overlap, none runs across a shape's edge or a line or off the figure, none is
     longer than three lines (the numbers are in the page's text), and the figure fits the text
-    column at 1024 pixels (docs/sitegen/drawing.py: layout_faults, as for every figure);
+    column at 1024 pixels (docs/sitegen/figure_checks.py: layout_faults, as for every figure);
   - each highlighted work-item's colour shows in the tiles' panel (its reads are not hidden under
     another work-item's).
 The geometry they draw is checked against the plans and the kernels by docs.geometry
@@ -42,11 +42,11 @@ def close(fig):
 
 
 def layout_faults(fig):
-    """What is wrong with a drawn diagram's layout (docs/sitegen/drawing.py, the checks of every figure:
+    """What is wrong with a drawn diagram's layout (docs/sitegen/figure_checks.py, the checks of every figure:
     two texts that overlap, a text across a shape's edge or a line, off the figure, longer than three
     lines, a figure wider than the text column at 1024 pixels)."""
-    from sitegen import drawing
-    return drawing.layout_faults(fig)
+    from sitegen import figure_checks
+    return figure_checks.layout_faults(fig)
 
 
 def hidden_items(fig):

@@ -1,5 +1,5 @@
 """docs.figures: every figure the site's build draws, from the committed records (docs/results/,
-lab/tuning/), read at a glance (docs/sitegen/drawing.py says what each check means):
+lab/tuning/), read at a glance (docs/sitegen/figure_checks.py says what each check means):
   - no text over another text, or beside another closer than a space between two words, across a
     line, a marker, an axes' frame or a shape's edge, or off the figure; no legend over the data;
     no text rotated at a slant or longer than three lines, none that lines up its parts with spaces,
@@ -40,7 +40,7 @@ SOURCE = BUILT = None
 
 
 class Checks(unittest.TestCase):
-    """Each check of drawing.py catches what it is for, and passes a figure without it."""
+    """Each check of figure_checks.py catches what it is for, and passes a figure without it."""
 
     def figure(self, width=6.0):
         from sitegen import drawing
@@ -52,8 +52,8 @@ class Checks(unittest.TestCase):
         return fig, ax
 
     def faults(self, fig):
-        from sitegen import drawing
-        return drawing.layout_faults(fig)
+        from sitegen import figure_checks
+        return figure_checks.layout_faults(fig)
 
     def test_clean_figure(self):
         fig, ax = self.figure()
@@ -162,23 +162,23 @@ class Checks(unittest.TestCase):
                                             "window (733 px)"])
 
     def test_line_hidden_under_another(self):
-        from sitegen import drawing
+        from sitegen import figure_checks
         fig, ax = self.figure()
         ax.plot([0, 5, 10], [2, 6, 7], "o-", color="#1f77b4", label="nvidia-h100")
         ax.plot([0, 5, 10], [2, 6, 7.05], "o-", color="#2ca02c", label="nvidia-h200")
-        self.assertEqual([f.split(":")[0] for f in drawing.hidden_series(fig)],
+        self.assertEqual([f.split(":")[0] for f in figure_checks.hidden_series(fig)],
                          ["'nvidia-h100' is hidden under the other lines",
                           "'nvidia-h100' is hidden at 3 of its 3 points, under 'nvidia-h200' (at 0, 5, 10)"])
         # ... and shown, drawn wider and with larger open markers under the other
         ax.lines[0].set(lw=4, marker="s", ms=10, mfc="none")
-        self.assertEqual(drawing.hidden_series(fig), [])
+        self.assertEqual(figure_checks.hidden_series(fig), [])
 
     def test_small_text(self):
         """A text under 10 px on the page is a fault: 7 pt in a figure shown at its own width (9.3 px),
         a log axis's superscripts (10 with a smaller 3), or 7.5 pt in a figure shown scaled down;
         7.5 pt at the figure's own width (10 px) is not."""
         import io
-        from sitegen import drawing
+        from sitegen import figure_checks
         fig, ax = self.figure()
         ax.text(1, 2, "slice 0", fontsize=7)
         ax.text(1, 6, "slice 1", fontsize=7.5)
@@ -187,12 +187,12 @@ class Checks(unittest.TestCase):
         ax.tick_params(labelsize=9)
         svg = io.StringIO()
         fig.savefig(svg, format="svg")
-        small = drawing.small_texts(svg.getvalue())
+        small = figure_checks.small_texts(svg.getvalue())
         self.assertIn("'slice 0' (9.3 px)", small)
         self.assertIn("'10 3' (8.4 px)", small)
         self.assertNotIn("'slice 1' (10.0 px)", small)
-        shown = 0.9 * drawing.svg_width_px(svg.getvalue())
-        self.assertIn("'slice 1' (9.0 px)", drawing.small_texts(svg.getvalue(), shown))
+        shown = 0.9 * figure_checks.svg_width_px(svg.getvalue())
+        self.assertIn("'slice 1' (9.0 px)", figure_checks.small_texts(svg.getvalue(), shown))
 
     def test_spike(self):
         """A line of data through sizes 4095, 4096 and 4097 on a log axis goes straight up and down: a
@@ -223,15 +223,15 @@ class Checks(unittest.TestCase):
         the line drawn after it (step 8's) is hidden there: a quarter of its points or more hidden is a
         fault, naming the line over them; the earlier one's markers larger and open (rings around the
         later one's), both show."""
-        from sitegen import drawing
+        from sitegen import figure_checks
         fig, ax = self.figure()
         xs = [1, 2, 3, 4, 5, 6, 7, 8]
         ax.plot(xs, [1, 2, 3, 6, 7, 7.5, 8, 8.2], "o-", color="#e377c2", label="step 7")
         ax.plot(xs, [0.5, 1, 1.5, 6, 7, 7.5, 8, 8.2], "o-", color="#17becf", label="step 8")
-        self.assertEqual([f.split(":")[0] for f in drawing.hidden_series(fig)],
+        self.assertEqual([f.split(":")[0] for f in figure_checks.hidden_series(fig)],
                          ["'step 7' is hidden at 5 of its 8 points, under 'step 8' (at 4, 5, 6, 7, 8)"])
         ax.lines[0].set(marker="o", ms=11, mfc="none", mew=1.5, lw=3)
-        self.assertEqual(drawing.hidden_series(fig), [])
+        self.assertEqual(figure_checks.hidden_series(fig), [])
 
     def test_caption_length(self):
         from sitegen import drawing
@@ -279,9 +279,9 @@ def read_md(*dirs):
 
 
 def svg_width_px(path):
-    from sitegen import drawing
+    from sitegen import figure_checks
     with open(path, encoding="utf-8") as f:
-        return drawing.svg_width_px(f.read(4000))
+        return figure_checks.svg_width_px(f.read(4000))
 
 
 def caption_lines(text, width_px):
@@ -309,11 +309,11 @@ class BuiltFigures(unittest.TestCase):
             with open(os.path.join(BUILT, "figure_faults.json"), encoding="utf-8") as f:
                 cls.faults = json.load(f)
             return
-        from sitegen import cli, drawing
+        from sitegen import cli, figure_checks
         cls.tmp = tempfile.TemporaryDirectory()
         cls.addClassCleanup(cls.tmp.cleanup)
         cls.gen = cls.tmp.name
-        cls.faults = drawing.check_every_figure()
+        cls.faults = figure_checks.check_every_figure()
         args = argparse.Namespace(source=SOURCE, results=os.path.join(SOURCE, "docs", "results"), out=cls.gen,
                                   tuning=None, gnuplot=None)
         ctx = cli.Context(args)
@@ -350,20 +350,20 @@ class BuiltFigures(unittest.TestCase):
                                          "pixels: scaled down there")
 
     def test_text_size(self):
-        """No text smaller than 10 px on the page (drawing.MIN_TEXT_PX): its font size times the width a
+        """No text smaller than 10 px on the page (figure_checks.MIN_TEXT_PX): its font size times the width a
         page shows the figure at (its own, or the narrowest place that shows it, drawing.figure_places())
         over its viewBox's width."""
-        from sitegen import drawing
+        from sitegen import drawing, figure_checks
         places = drawing.figure_places(read_md(os.path.join(SOURCE, "docs"), os.path.join(self.gen, "docs")),
                                        read_md(self.gen))
         for path in sorted(glob.glob(os.path.join(self.gen, "*.svg"))):
             with open(path, encoding="utf-8") as f:
                 svg = f.read()
             name = os.path.basename(path)
-            shown = min([drawing.svg_width_px(svg)] + [drawing.width_px(lists, folds)
+            shown = min([figure_checks.svg_width_px(svg)] + [drawing.width_px(lists, folds)
                                                        for lists, folds, _ in places.get(name, [])])
             with self.subTest(figure=name):
-                self.assertEqual(drawing.small_texts(svg, shown), [], f"shown {shown:.0f} px wide")
+                self.assertEqual(figure_checks.small_texts(svg, shown), [], f"shown {shown:.0f} px wide")
 
     def test_local_memory_roofs(self):
         """Where a step's lowest ceiling is local memory (the lesson's table: steps 2 to 4 on the GPUs)
