@@ -18,7 +18,8 @@ calls and a docstring naming the files it writes:
                     one change at a time, step 11's variants
   plots.py          the plots of the results
   figures.py        the rooflines, each step against the one before, the spread of the tuning runs
-  diagrams.py       the diagram of each step's work-group, tiles and work-items
+  diagrams.py       the diagram of each step's work-group, tiles and work-items (drawn by
+                    diagram_drawing.py)
   exercises.py      the exercises' handout and teacher's key, two pages made from docs/exercises.md
                     (with exercise_solutions.py, the write-it-yourself solutions, and
                     exercise_timings.py, the timing exercises' recorded figures)

@@ -1,4 +1,4 @@
-"""docs.drawings: the diagrams as drawn (docs/sitegen/diagrams.py, with matplotlib), for every
+"""docs.drawings: the diagrams as drawn (docs/sitegen/diagram_drawing.py, with matplotlib), for every
 class's defaults of every step and every set a page names:
   - no two labels overlap, none runs across a shape's edge or a line or off the figure, none is
     longer than three lines (the numbers are in the page's text), and the figure fits the text
@@ -18,19 +18,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from fixture import load_steps, main_with_matplotlib  # noqa: E402
-from sitegen import diagrams, stepdefs  # noqa: E402
+from sitegen import diagram_drawing, diagrams, stepdefs  # noqa: E402
 
 SOURCE = None
 
 
 def drawn(d, P, size, device=None, width=None):
-    """The figure diagrams.draw() makes (drawn into a scratch file), kept open for a look."""
+    """The figure diagram_drawing.draw() makes (drawn into a scratch file), kept open for a look."""
     import matplotlib.pyplot as plt
     figs, close = [], plt.close
     plt.close = lambda fig=None: figs.append(fig) if hasattr(fig, "texts") else close(fig)
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            diagrams.draw(d, P, size, os.path.join(tmp, "d.svg"), "Step: a title", device, width)
+            diagram_drawing.draw(d, P, size, os.path.join(tmp, "d.svg"), "Step: a title", device, width)
     finally:
         plt.close = close
     return figs[0]
@@ -64,7 +64,7 @@ def hidden_items(fig):
     # times instead of once per pixel of a panel of millions)
     channels = [numpy.ascontiguousarray(pixels[..., i]) for i in range(3)]
     hidden = []
-    for _, color, label in diagrams.ITEMS:
+    for _, color, label in diagram_drawing.ITEMS:
         rgb = numpy.array(matplotlib.colors.to_rgb(color)) * 255
         near = numpy.ones(channels[0].shape, bool)
         for channel, value in zip(channels, rgb):
@@ -90,8 +90,8 @@ class Drawings(unittest.TestCase):
             # a work-item that reads nothing at the k drawn has nothing to show: step 11's lanes read
             # rows q and q+4 of each 8 (q = lane % 4), so at one k only some of them read
             g = d.geometry(P, size, device)
-            kk = min(1, (g.k_tile or 1) - 1)  # the k-slice the diagram draws (diagrams.View.kk)
-            idle = {label for (lx, ly), _, label in diagrams.ITEMS if not any(g.reads(lx, ly, kk).values())}
+            kk = min(1, (g.k_tile or 1) - 1)  # the k-slice the diagram draws (diagram_drawing.View.kk)
+            idle = {label for (lx, ly), _, label in diagram_drawing.ITEMS if not any(g.reads(lx, ly, kk).values())}
             hidden = ([x for x in hidden_items(fig) if x not in idle]
                       if d.tiles(d.resolve(P, size, device)) else None)
             close(fig)
