@@ -53,7 +53,7 @@ def main():
     ap.add_argument("--gnuplot", help=argparse.SUPPRESS)  # no longer used (matplotlib draws every plot): accepted
     #                                                      so that an older build directory's command still runs
     ap.add_argument("--check-html", metavar="DIR",
-                    help="instead: check Doxygen's output DIR (every plot generated in --out shown, no % lost, "
+                    help="instead: check Doxygen's output DIR (every plot generated in --out shown, no %% lost, "
                          "no table wider than the page, no two sentences joined: sitegen/checks.py)")
     args = ap.parse_args()
     if args.check_html:
