@@ -18,6 +18,8 @@ import shutil
 import sys
 import tempfile
 
+from tree_check import main, selftest_verdict
+
 LAB_PATH = re.compile(r"(?<![\w.-])lab/|['\"]lab['\"]")
 IMPORT = re.compile(r"^\s*(?:from\s+(\w+)\s+import|import\s+([\w, ]+))", re.M)
 
@@ -91,27 +93,10 @@ def selftest():
         bad = [f"missed: {rel} ({what})" for rel, what in want.items()
                if not any(g.startswith(rel + ":") and what in g for g in got)]
         bad += [f"wrongly reported: {g}" for g in got if not any(g.startswith(rel + ":") for rel in want)]
-        for g in got:
-            print("caught:", g)
-        for b in bad:
-            print(b)
-        return 1 if bad else 0
+        return selftest_verdict(got, bad)
     finally:
         shutil.rmtree(root)
 
 
-def main():
-    if sys.argv[1:] == ["--selftest"]:
-        return selftest()
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    found = breaches(sys.argv[1])
-    for line in found:
-        print(line)
-    if not found:
-        print("bench/ uses nothing of lab/")
-    return 1 if found else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, lambda root: (breaches(root), "bench/ uses nothing of lab/"), selftest))
