@@ -185,26 +185,35 @@ def targets_table(tuning):
     return "\n".join(out) + "\n"
 
 
-def target_parts_table(tuning):
-    """Where step 11's time goes at the targets' sizes, from the same sweeps: its own kernels'
-    medians (the sgemm, and the helpers together), cuBLAS's time, and cuBLAS's time over step 11's
-    and over the sgemm's alone (the ratio the step would reach if its helpers cost nothing)."""
-    out = ["| device | size | step 11 (ms) | its sgemm (ms) | its helpers (ms) | cuBLAS (ms) "
-           "| over step 11 | over the sgemm alone |", "|---" * 8 + "|"]
+def target_parts(tuning):
+    """Step 11's time at each target's size in each recorded sweep that has it beside cuBLAS, from
+    its kernels' medians: (device, size, target, step 11's ms, its sgemm's, its helpers', cuBLAS's)."""
+    out = []
     for t in tuning:
         with open(t.path, newline="", encoding="utf-8") as f:
             by = {(r["step"], (int(r["m"]), int(r["n"]), int(r["k"]))): r
                   for r in csv.DictReader(f) if r.get("gflops")}
-        for size, _ in TARGETS:
+        for size, target in TARGETS:
             s11, cub = by.get(("kernel11_tensor_cores", size)), by.get(("cublas", size))
             if not (s11 and cub):
                 continue
             parts = dict(p.split(":", 1) for p in s11["parts"].split(";"))
             sgemm = float(parts.pop("sgemm").split("/")[0])
             helpers = sum(float(v.split("/")[0]) for v in parts.values())
-            total, c = float(s11["median_ms"]), float(cub["median_ms"])
-            out.append(f"| {next(iter(t.device))[1]} | {' x '.join(map(str, size))} | {total:.3f} | {sgemm:.3f} "
-                       f"| {helpers:.3f} | {c:.3f} | {c / total:.3f}x | {c / sgemm:.3f}x |")
+            out.append((next(iter(t.device))[1], size, target, float(s11["median_ms"]), sgemm, helpers,
+                        float(cub["median_ms"])))
+    return out
+
+
+def target_parts_table(tuning):
+    """Where step 11's time goes at the targets' sizes, from the same sweeps: its own kernels'
+    medians (the sgemm, and the helpers together), cuBLAS's time, and cuBLAS's time over step 11's
+    and over the sgemm's alone (the ratio the step would reach if its helpers cost nothing)."""
+    out = ["| device | size | step 11 (ms) | its sgemm (ms) | its helpers (ms) | cuBLAS (ms) "
+           "| over step 11 | over the sgemm alone |", "|---" * 8 + "|"]
+    for device, size, _, total, sgemm, helpers, c in target_parts(tuning):
+        out.append(f"| {device} | {' x '.join(map(str, size))} | {total:.3f} | {sgemm:.3f} "
+                   f"| {helpers:.3f} | {c:.3f} | {c / total:.3f}x | {c / sgemm:.3f}x |")
     if len(out) == 2:
         return "No recorded sweep has step 11 beside cuBLAS at the targets' sizes.\n"
     return "\n".join(out) + ("\n\nMedians of each sweep's timed runs; a step's time is its kernels' times added "
