@@ -2,15 +2,17 @@
 measured (Markdown for \\includedoc):
   - stepNN_ceiling.md: for step NN and the one before, on every device, the ceiling each resource
     sets (global memory: the copy bandwidth of NAME.peak.csv over the bytes the kernel requests per
-    FLOP, caches not counted; local memory: the bytes per clock a compute unit serves, over the
-    floats read per multiply-add, against the multiply-adds per clock; the measured FMA peak), the
-    lowest of them, the measured rate, and sentences saying which binds and what the rest means;
+    FLOP, caches not counted; local memory: the bandwidth of local memory `peak --local-reads`
+    measured on the device (lab/tuning/NAME-local-reads.csv) over the bytes per FLOP the step reads
+    there, or where no run is recorded the bytes per clock the architecture's documentation gives,
+    marked so; the measured FMA peak), the lowest of them, the measured rate, and sentences saying
+    which binds and what the rest means;
   - stepNN_roofline.md: one sentence per device placing the step on that device's roofline, and
-    the picture (figures.py draws it).
-  - ceilings_sources.md: where the local-memory ceilings' per-clock figures come from, said once, on
-    the results page (each stepNN_ceiling.md links there).
+    the picture (figures.py draws it, its local-memory roof the table's ceiling: local_roof());
+  - ceilings_sources.md: where the local-memory ceilings come from, said once, on the results page
+    (each stepNN_ceiling.md links there).
 The per-clock figures of the architecture come from devices.py; everything else from the results,
-peak and compiler-report files.
+peak, local-reads and compiler-report files.
 """
 import os
 
@@ -30,8 +32,9 @@ TF32_PRODUCTS = 3
 class Ceiling:
     """The limits of one step on one device, at the results file's headline size."""
 
-    def __init__(self, r, step, arch):
+    def __init__(self, r, step, arch, local=None):
         self.r, self.step = r, step
+        self.local = local  # the run of `peak --local-reads` on r's device (measured_local()), or None
         row = r.row(step.name)
         self.params = row["params"] if row else ""
         self.measured = r.gflops(step.name)
@@ -45,14 +48,33 @@ class Ceiling:
         self.tensor = bool(row and "TC=1" in self.params.split() and r.peak and r.peak.tf32)
         if r.peak and self.bpf:
             self.bounds["global memory"] = r.peak.copy / self.bpf
-        if r.peak and arch and self.lpf and not self.tensor:
-            self.bounds["local memory"] = self.onchip(self.lpf)
+        if r.peak and self.lpf and not self.tensor and self.local_bound(self.lpf):
+            self.bounds["local memory"] = self.local_bound(self.lpf)
         if self.tensor:
             self.bounds[TENSOR] = r.peak.tf32 / TF32_PRODUCTS
         elif r.peak:  # the measured peak, or a faster rate a library reached on the same hardware
             self.bounds["FMA"] = r.ceiling or r.peak.fma
         # step 1 on an architecture whose L1 is the local memory: its loads, if all hit L1
-        self.l1 = self.onchip(NAIVE_LOADS) if r.peak and arch and arch.get("l1_is_local") and self.lpf == 0 else None
+        self.l1 = (self.local_bound(NAIVE_LOADS) if r.peak and arch and arch.get("l1_is_local") and self.lpf == 0
+                   else None)
+
+    def local_bound(self, floats_per_fma):
+        """The rate a kernel reading `floats_per_fma` floats from local memory per multiply-add (2 FLOP:
+        2 * floats_per_fma bytes per FLOP) can reach: the bandwidth `peak --local-reads` measured on
+        the device over those bytes, where a run is recorded; else from the architecture's documented
+        bytes per clock (onchip()); else None."""
+        if self.local:
+            return self.local.bandwidth() / (2.0 * floats_per_fma)
+        return self.onchip(floats_per_fma) if self.arch and self.r.peak else None
+
+    def local_cell(self):
+        """The table's cell of the local-memory ceiling: GFLOPS (% of the compute ceiling), marked
+        where it is the documented figure, not a measured one."""
+        value = self.bounds.get("local memory") or self.l1
+        if not value:
+            return "-"
+        return (f"{fmt_gflops(value)} ({self.pct(value)})" + ("" if self.local else ", documented")
+                + (" if every load hits L1" if self.l1 else ""))
 
     def onchip(self, floats_per_fma):
         """The rate a kernel reading `floats_per_fma` floats from local memory per multiply-add can
@@ -102,43 +124,40 @@ def measured_local(r, files):
     return next((f for f in files if (f.platform, f.device) == (r.platform, r.device)), None)
 
 
-def local_roof(c, files):
-    """Step c's local-memory roof on its device, from the bandwidth `peak --local-reads` measured there
-    (measured_local()): (GFLOPS, its name, the file), or None. A step that reads `lpf` floats from local
-    memory per multiply-add (2 FLOP) needs 2 * lpf bytes per FLOP of it: the bandwidth over that. Step 1
-    reads nothing from local memory, but on an architecture whose L1 is the local memory (devices.py)
-    its loads, if every one hit L1, meet the same bandwidth (NAIVE_LOADS floats per multiply-add).
-    None where the device has no measurement, on the tensor cores (the FMA units' rate is not step
-    11's), and where the roof is not below the compute ceiling."""
-    f = measured_local(c.r, files)
-    if f is None or c.tensor or not c.r.peak:
+def local_roof(c):
+    """Step c's local-memory roof on its device: the local-memory ceiling of its table (Ceiling.
+    local_bound(): from the bandwidth `peak --local-reads` measured there, else documented), so that
+    the figure and the table give one figure: (GFLOPS, its name, the run or None where documented),
+    or None. Step 1 reads nothing from local memory, but on an architecture whose L1 is the local
+    memory (devices.py) its loads, if every one hit L1, meet the same bandwidth (NAIVE_LOADS floats per
+    multiply-add). None where the step has no such ceiling, on the tensor cores (the FMA units' rate is
+    not step 11's), and where the roof is not below the compute ceiling."""
+    value = c.bounds.get("local memory") or c.l1
+    if not value or c.tensor or not c.r.peak or value >= c.compute():
         return None
-    if c.lpf:
-        floats, name = c.lpf, f"step {c.step.number}'s local-memory roof"
-    elif c.l1:
-        floats, name = NAIVE_LOADS, f"step {c.step.number}'s roof if every load hits L1"
-    else:
-        return None
-    value = f.bandwidth() / (2.0 * floats)
-    return (value, name, f) if value < c.compute() else None
+    name = (f"step {c.step.number}'s local-memory roof" if c.lpf else f"step {c.step.number}'s roof if every load "
+            "hits L1") + ("" if c.local else " (documented)")
+    return value, name, c.local
 
 
-def ceilings_for(step, results, ptxas):
+def ceilings_for(step, results, ptxas, local=()):
+    """The Ceiling of the step on each results file that has it, with the device's run of `peak
+    --local-reads` among `local` (local_reads.load()), where one is recorded."""
     out = []
     for r in results:
         if r.gflops(step.name) is None:
             continue
         _, arch = architecture(r, ptxas)
-        out.append(Ceiling(r, step, arch))
+        out.append(Ceiling(r, step, arch, measured_local(r, local)))
     return out
 
 
-def ceiling_snippet(steps, step, results, ptxas):
+def ceiling_snippet(steps, step, results, ptxas, local=()):
     prev = previous_step(steps, step)
     cols = []
     for s in (prev, step):
         if s:
-            cols += [(c.r, s, c) for c in ceilings_for(s, results, ptxas)]
+            cols += [(c.r, s, c) for c in ceilings_for(s, results, ptxas, local)]
     cols.sort(key=lambda x: (results.index(x[0]), x[1].number))
     if not any(c.bounds for _, _, c in cols):
         return "No recorded run of this step has its device's measured peaks to compute ceilings from.\n"
@@ -153,9 +172,9 @@ def ceiling_snippet(steps, step, results, ptxas):
     row("global-memory ceiling: copy bandwidth / bytes per FLOP, GFLOPS",
         [fmt_gflops(c.bounds["global memory"]) if "global memory" in c.bounds else "-" for _, _, c in cols])
     row("local-memory floats read per multiply-add", [fmt_num(c.lpf) if c.lpf else "-" for _, _, c in cols])
-    row("local-memory ceiling, GFLOPS (% of the compute ceiling)",
-        [f"{fmt_gflops(c.bounds['local memory'])} ({c.pct(c.bounds['local memory'])})" if "local memory" in c.bounds
-         else (f"{fmt_gflops(c.l1)} ({c.pct(c.l1)}) if every load hits L1" if c.l1 else "-") for _, _, c in cols])
+    row("local-memory ceiling: its measured bandwidth (or the documented one, so marked) / bytes per FLOP read there, "
+        "GFLOPS (% of the compute ceiling)",
+        [c.local_cell() for _, _, c in cols])
     row("FMA ceiling: the measured peak (or a faster rate measured on the same hardware), GFLOPS",
         [c.fma_cell() for _, _, c in cols])
     if any(c.tensor for _, _, c in cols):
@@ -169,34 +188,39 @@ def ceiling_snippet(steps, step, results, ptxas):
     text = column_tables("", heads, rows)
     notes = [n for n in (sentences(c, [x for x in cols if x[0] is c.r and x[1] is prev]) for r, s, c in cols
                          if s is step) if n]
-    archs = sorted({c.arch["name"] + ": " + c.arch["source"] for _, _, c in cols if c.arch})
-    no_arch = sorted({md_escape(c.r.stem) for _, _, c in cols if not c.arch})
     foot = ["The compute ceiling is the FMA ceiling" + (", and for step 11 on the tensor cores the tensor-core "
             "ceiling: its multiply-adds are three TF32 products each (the measured TF32 peak is `bench/peak`'s "
             "mma.sync rate)" if any(c.tensor for _, _, c in cols) else "") + "."]
-    # where the per-clock figures come from is said once, on the results page (sources_snippet)
-    if archs or no_arch:
-        why_none = f", and why {', '.join(no_arch)} {'has' if len(no_arch) == 1 else 'have'} none" if no_arch else ""
-        foot.append(f"Where the local-memory ceiling's figures per clock come from{why_none}: "
-                    "\\ref results_ceilings \"the results page\".")
+    # where the local-memory ceilings come from is said once, on the results page (sources_snippet)
+    if any(c.lpf for _, _, c in cols):
+        foot.append("Where each device's local-memory ceiling comes from: \\ref results_ceilings \"the results page\".")
     return text + "\n" + "\n\n".join(notes + foot) + "\n"
 
 
-def sources_snippet(results, ptxas):
-    """ceilings_sources.md, for the results page: where the per-clock figures of every step's
-    local-memory ceiling come from, for every recorded device, said once."""
-    archs = sorted({arch["name"] + ": " + arch["source"] for arch in (architecture(r, ptxas)[1] for r in results)
-                    if arch})
-    no_arch = sorted(md_escape(r.stem) for r in results if not architecture(r, ptxas)[1])
+def sources_snippet(results, ptxas, local=(), steps=()):
+    """ceilings_sources.md, for the results page: where every step's local-memory ceiling comes from
+    on each recorded device, said once: the run of `peak --local-reads` (`local`) on it, or the
+    figures per clock of its architecture (devices.py), or why it has none."""
     out = []
-    if archs:
-        out.append("The local-memory ceiling takes the bytes of local memory and the multiply-adds a compute unit "
-                   "serves per clock from " + "; ".join(archs) + " (`docs/sitegen/devices.py`).")
-    if no_arch:
-        out.append(f"No local-memory ceiling for {', '.join(no_arch)}: the table of architectures has no entry for "
-                   f"{'it' if len(no_arch) == 1 else 'them'} (on a CPU, PoCL's local memory is ordinary memory behind "
-                   "the caches).")
-    return "\n\n".join(out or ["No recorded device has a local-memory ceiling."]) + "\n"
+    for r in results:
+        f = measured_local(r, local)
+        _, arch = architecture(r, ptxas)
+        if f:
+            text = (f"the bandwidth of local memory that `peak --local-reads` measured, {fmt_gflops(f.bandwidth())} "
+                    f"GB/s (every work-item of a warp reading its own float4; `lab/tuning/{md_escape(f.name)}`, "
+                    f"{f.dates[0][:10]}), over the bytes per FLOP a step reads there.")
+        elif arch:
+            text = ("no run of `peak --local-reads` is recorded: the bytes of local memory and the multiply-adds a "
+                    f"compute unit serves per clock that the documentation gives, {arch['name']}: {arch['source']} "
+                    "(`docs/sitegen/devices.py`), against the measured FMA peak; the tables mark it documented.")
+        else:
+            text = ("no local-memory ceiling: no run of `peak --local-reads` is recorded, and the table of "
+                    "architectures (`docs/sitegen/devices.py`) has no entry for it.")
+        if arch and arch.get("l1_is_local"):
+            text += (f" On {arch['name']} L1 and local memory are one unit, so step 1's loads, if every one hit L1, "
+                     f"meet the same bandwidth; the source: {arch['source']}.")
+        out.append(f"- **{md_escape(r.stem)}**: {text}")
+    return "\n".join(out or ["No recorded device has a local-memory ceiling."]) + "\n"
 
 
 def sentences(c, prev_cols):
@@ -227,7 +251,7 @@ def sentences(c, prev_cols):
                    "work-groups soon after.")
         if c.l1:
             out.append(f"If every load hit L1 (on {c.arch['name']} the same unit as local memory, with the same "
-                       f"{c.arch['local_bytes_per_clock']} bytes per clock), {NAIVE_LOADS} floats per multiply-add "
+                       f"bandwidth), {NAIVE_LOADS} floats per multiply-add "
                        f"would allow {fmt_gflops(c.l1)} GFLOPS ({c.pct(c.l1)} of the FMA ceiling): step {n} reaches "
                        f"{fmt_ratio(c.measured / c.l1)} of that.")
     for _, _, p in prev_cols:
@@ -244,12 +268,12 @@ def sentences(c, prev_cols):
     return " ".join(out)
 
 
-def roofline_snippet(step, results, ptxas, local=()):
+def roofline_snippet(steps, step, results, ptxas, local=()):
     """One sentence per device placing the step on that device's roofline, with the picture; where the
-    step has a local-memory roof from a measured bandwidth (local_roof(), `local`: the
-    local_reads.LocalReads of lab/tuning/), what it is, and where the device has none recorded, so."""
+    step has a local-memory roof (local_roof(): its table's ceiling, from the run of `peak --local-reads`
+    among `local` on its device, else documented), what it is, and where it has none, why."""
     out = []
-    for c in ceilings_for(step, results, ptxas):
+    for c in ceilings_for(step, results, ptxas, local):
         r = c.r
         if not r.peak or not c.bpf:
             continue
@@ -271,26 +295,25 @@ def roofline_snippet(step, results, ptxas, local=()):
         text = (f"- **{md_escape(r.stem)}**: step {step.number} is the point at {fmt_num(c.intensity)} FLOP per "
                 f"byte of global-memory traffic, {side} ({fmt_num(ridge)} FLOP per byte, where the copy bandwidth "
                 f"meets the FMA peak), {under}; its {fmt_gflops(c.measured)} GFLOPS are {where}.")
-        roof = local_roof(c, local)
+        roof = local_roof(c)
         if roof:
             value, name, f = roof
             floats = c.lpf or NAIVE_LOADS
-            text += (f" The dashed purple line is {name}: the bandwidth of local memory that `peak --local-reads` "
-                     f"measured on this device ({fmt_gflops(f.bandwidth())} GB/s, every work-item of a warp reading "
-                     f"its own float4: `lab/tuning/{md_escape(f.name)}`) over the {fmt_num(2 * floats)} bytes per "
-                     f"FLOP it reads there ({fmt_num(floats)} floats per multiply-add), {fmt_gflops(value)} GFLOPS; "
-                     f"it measured {fmt_ratio(c.measured / value)} that.")
-            if "local memory" in c.bounds or c.l1:
-                table = c.bounds.get("local memory") or c.l1
-                text += (f" (The lesson's table of ceilings takes the bytes per clock that the architecture's "
-                         f"documentation gives instead: {fmt_gflops(table)} GFLOPS.)")
-        elif (c.lpf or c.l1) and not c.tensor and measured_local(r, local) is None:
+            source = (f"the bandwidth of local memory that `peak --local-reads` measured on this device "
+                      f"({fmt_gflops(f.bandwidth())} GB/s, every work-item of a warp reading its own float4: "
+                      f"`lab/tuning/{md_escape(f.name)}`)" if f else
+                      "the bandwidth of local memory that the architecture's documentation gives (no run of `peak "
+                      "--local-reads` is recorded for this device)")
+            text += (f" The dashed purple line is {name}, the local-memory ceiling of the lesson's table: {source} "
+                     f"over the {fmt_num(2 * floats)} bytes per FLOP it reads there ({fmt_num(floats)} floats per "
+                     f"multiply-add), {fmt_gflops(value)} GFLOPS; it measured {fmt_ratio(c.measured / value)} that.")
+        elif c.lpf and not c.tensor and "local memory" not in c.bounds:
             text += (" No local-memory roof is drawn: no run of `peak --local-reads` is recorded for this device "
-                     "(`lab/tuning/`), and none is made up.")
+                     "(`lab/tuning/`), and the table of architectures (`docs/sitegen/devices.py`) has no entry for "
+                     "it; none is made up.")
         out.append(text)
         out.append(f"\n  \\image html roofline_{r.stem}_{step.page}.svg \"The roofline of {md_escape(r.stem)}, "
-                   f"step {step.number} highlighted" + (", its local-memory roof from the measured bandwidth of local "
-                                                        "memory" if roof else "") + "\"\n")
+                   f"step {step.number} highlighted" + (", with its local-memory roof" if roof else "") + "\"\n")
     if not out:
         return "No recorded run of this step has its device's measured peaks to draw a roofline from.\n"
     return ("Each point is a step at its arithmetic intensity (FLOP per byte the sgemm kernel requests from global "
@@ -301,8 +324,10 @@ def roofline_snippet(step, results, ptxas, local=()):
 
 
 def render(ctx):
-    write(os.path.join(ctx.out, "ceilings_sources.md"), sources_snippet(ctx.results, ctx.ptxas))
+    local = local_reads.load(ctx.tuning_dir)
+    write(os.path.join(ctx.out, "ceilings_sources.md"), sources_snippet(ctx.results, ctx.ptxas, local, ctx.steps))
     for s in ctx.steps:
-        write(os.path.join(ctx.out, f"{s.page}_ceiling.md"), ceiling_snippet(ctx.steps, s, ctx.results, ctx.ptxas))
+        write(os.path.join(ctx.out, f"{s.page}_ceiling.md"),
+              ceiling_snippet(ctx.steps, s, ctx.results, ctx.ptxas, local))
         write(os.path.join(ctx.out, f"{s.page}_roofline.md"),
-              roofline_snippet(s, ctx.results, ctx.ptxas, local_reads.load(ctx.tuning_dir)))
+              roofline_snippet(ctx.steps, s, ctx.results, ctx.ptxas, local))

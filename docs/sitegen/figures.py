@@ -78,14 +78,15 @@ def clusters(points, xy_px, radius_px):
 
 def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN, local=()):
     """The roofline of results file r: the steps as points, the peers as lines; `highlight`, a step,
-    drawn large with its local-memory roof where its device has a measured bandwidth of local memory
-    (ceilings.local_roof(); `local`: the local_reads.LocalReads of lab/tuning/); `width` in inches.
+    drawn large with its local-memory roof where it has one (ceilings.local_roof(): the ceiling of its
+    table, from its device's run of `peak --local-reads` among `local`, else documented); `width` in
+    inches.
     Points whose markers touch share one label ("7\u201310"); every label is placed where it meets
     nothing else (drawing.Placer)."""
     if drawing.stub(path):
         return
     plt = _plt()
-    points = [c for s in steps for c in ceilings_for(s, [r], ptxas) if c.bpf]
+    points = [c for s in steps for c in ceilings_for(s, [r], ptxas, local) if c.bpf]
     fig, ax = plt.subplots(figsize=(width, 4.4))
     ridge = r.peak.fma / r.peak.copy
     xs = [c.intensity for c in points] or [1.0]
@@ -116,8 +117,8 @@ def roofline(r, steps, ptxas, path, highlight=None, width=drawing.MAX_WIDTH_IN, 
             ax.plot(top, [min(value, r.peak.copy * x) for x in top], color="#7a55b0", lw=2.2, zorder=4,
                     gid=f"step {c.step.number}'s tensor-core ceiling")
             tensor = (value, f"TF32 peak / 3 {fmt_gflops(value)} GFLOPS")
-        roof = local_roof(c, local) if mine else None
-        if roof:  # its local-memory roof, from the measured bandwidth: across the whole figure, as the
+        roof = local_roof(c) if mine else None
+        if roof:  # its local-memory roof, the table's ceiling: across the whole figure, as the
             #       local traffic per FLOP does not change with the global intensity
             value, name, _ = roof
             ax.plot([x0, x1], [value, value], color="#7a55b0", lw=1.6, ls=(0, (5, 3)), zorder=4, gid=name)
@@ -413,7 +414,7 @@ def vs_prev_snippet(steps, step, results, out):
 def render(ctx):
     from .figure_spread import spread  # (figure_spread.py reads this module's colours)
     figured = [r for r in ctx.results if r.peak]
-    local = local_reads.load(ctx.tuning_dir)
+    local = local_reads.load(ctx.tuning_dir)  # (as ceilings.render(): the table's ceilings)
     lines = []
     for r in figured:
         roofline(r, ctx.steps, ctx.ptxas, os.path.join(ctx.out, f"roofline_{r.stem}.svg"))

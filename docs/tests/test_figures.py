@@ -9,7 +9,10 @@ lab/tuning/), read at a glance (docs/sitegen/figure_checks.py says what each che
   - no line of data spikes (4095, 4096 and 4097 joined on a log axis: straight up and down);
   - no text smaller than 10 px on the page (its font size in the SVG at the width a page shows it);
   - a step bound by local memory has its local-memory roof on its roofline, from the bandwidth
-    `peak --local-reads` measured on its device (where one is recorded);
+    `peak --local-reads` measured on its device (where one is recorded, else the documented one);
+  - every local-memory roof a roofline draws is the ceiling of its lesson's table (roof_checks.py),
+    shown failing on the old form (step 2's table with the documented 8287 GFLOPS on the H100, its
+    roofline with the measured 8180);
   - no figure wider than the text column of a 1024-pixel window (its SVG width attribute), less the
     indent of the list items and answer folds a page shows it in, so that none is scaled down or cut
     at 1024 or 1280 pixels;
@@ -366,11 +369,11 @@ class BuiltFigures(unittest.TestCase):
                 self.assertEqual(figure_checks.small_texts(svg, shown), [], f"shown {shown:.0f} px wide")
 
     def test_local_memory_roofs(self):
-        """Where a step's lowest ceiling is local memory (the lesson's table: steps 2 to 4 on the GPUs)
-        and its device has a measured bandwidth of local memory (lab/tuning/NAME-local-reads.csv,
-        `peak --local-reads`), the step's roofline draws that roof: a line across the whole plot at the
-        measured bandwidth over the bytes per FLOP the step reads there (ceilings.local_roof()), named
-        with its value. A device without that file gets none (none made up)."""
+        """Where a step's lowest ceiling is local memory (the lesson's table: steps 2 to 4 on the GPUs),
+        the step's roofline draws that roof: a line across the whole plot at the table's local-memory
+        ceiling (ceilings.local_roof(): the bandwidth `peak --local-reads` measured on the device,
+        lab/tuning/NAME-local-reads.csv, over the bytes per FLOP the step reads there, else the
+        documented one), named with its value."""
         from sitegen import ceilings, cli, local_reads
         from sitegen.common import fmt_gflops
         args = argparse.Namespace(source=SOURCE, results=os.path.join(SOURCE, "docs", "results"), out=self.gen,
@@ -379,17 +382,16 @@ class BuiltFigures(unittest.TestCase):
         files = local_reads.load(ctx.tuning_dir)
         checked = 0
         for s in ctx.steps:
-            for c in ceilings.ceilings_for(s, ctx.results, ctx.ptxas):
-                f = ceilings.measured_local(c.r, files)
-                if c.binding[0] != "local memory" or f is None:
+            for c in ceilings.ceilings_for(s, ctx.results, ctx.ptxas, files):
+                if c.binding[0] != "local memory":
                     continue
                 name = f"roofline_{c.r.stem}_{s.page}.svg"
                 with open(os.path.join(self.gen, name), encoding="utf-8") as svg_file:
                     svg = svg_file.read()
-                roof = f"step {s.number}'s local-memory roof"
-                value = fmt_gflops(f.bandwidth() / (2 * c.lpf))
+                value, roof, _ = ceilings.local_roof(c)
+                value = fmt_gflops(value)
                 with self.subTest(figure=name):
-                    self.assertTrue(f">{roof} {value}<" in svg, f"no {roof} at {value} GFLOPS, from {f.name}")
+                    self.assertTrue(f">{roof} {value}<" in svg, f"no {roof} at {value} GFLOPS")
                     line = re.search(rf'<g id="{re.escape(roof)}">\s*<path d="M ([\d.]+) ([\d.]+)\s+L ([\d.]+) '
                                      r'([\d.]+)', svg)
                     frame = re.search(r'<g id="patch_2">\s*<path d="M ([\d.]+) [\d.]+\s+L ([\d.]+)', svg)
@@ -399,7 +401,35 @@ class BuiltFigures(unittest.TestCase):
                     self.assertLessEqual(x0, float(frame.group(1)) + 0.5, "the roof does not start at the left")
                     self.assertGreaterEqual(x1, float(frame.group(2)) - 0.5, "the roof does not reach the right")
                 checked += 1
-        self.assertGreater(checked, 0, "no step binds on local memory on a device with a measured bandwidth")
+        self.assertGreater(checked, 0, "no step binds on local memory on a recorded device")
+
+    def test_roofs_agree_with_tables(self):
+        """Every local-memory roof a roofline draws is the ceiling its lesson's table gives, and every
+        such ceiling below the compute ceiling is drawn (roof_checks.roof_faults()); the check fails on
+        the old form, the table of step 2 giving the H100 the documented figure (the architecture's
+        bytes per clock: 8287 GFLOPS) where the roofline drew the measured one (8180)."""
+        import shutil
+        from sitegen import ceilings, cli, local_reads, roof_checks
+        from sitegen.common import fmt_gflops
+        self.assertEqual(roof_checks.roof_faults(self.gen), [])
+        args = argparse.Namespace(source=SOURCE, results=os.path.join(SOURCE, "docs", "results"), out=self.gen,
+                                  tuning=None, gnuplot=None)
+        ctx = cli.Context(args)
+        step = next(s for s in ctx.steps if s.number == 2)
+        c = next(c for c in ceilings.ceilings_for(step, ctx.results, ctx.ptxas, local_reads.load(ctx.tuning_dir))
+                 if c.local and c.arch)
+        documented = c.onchip(c.lpf)
+        with tempfile.TemporaryDirectory() as d:
+            shutil.copy(os.path.join(self.gen, f"roofline_{c.r.stem}_{step.page}.svg"), d)
+            with open(os.path.join(self.gen, f"{step.page}_ceiling.md"), encoding="utf-8") as f:
+                table = f.read()
+            self.assertIn(f"| {c.local_cell()} |", table)
+            with open(os.path.join(d, f"{step.page}_ceiling.md"), "w", encoding="utf-8") as f:
+                f.write(table.replace(f"| {c.local_cell()} |", f"| {fmt_gflops(documented)} ({c.pct(documented)}) |"))
+            faults = roof_checks.roof_faults(d)
+        self.assertTrue(any(f"draws a local-memory roof at {fmt_gflops(c.bounds['local memory'])} GFLOPS, the table "
+                            f"gives {fmt_gflops(documented)}" in x for x in faults), faults)
+        print(f"\nthe old form of step 2's table fails: {faults[0]}")
 
     def test_every_figure_shown(self):
         """Every figure drawn is shown by a page (so that test_width knows where it stands)."""
