@@ -21,6 +21,7 @@ from .arithmetic import arithmetic
 from .common import (column_tables, fmt_gflops, fmt_num, fmt_pct, fmt_ratio, md_escape, parse_params, previous_step,
                      write)
 from .devices import architecture
+from .params import record_class
 
 # The floats step 1 reads per multiply-add (a row of A, a column of B), all from global memory
 NAIVE_LOADS = 2
@@ -62,7 +63,9 @@ class Ceiling:
         """The rate a kernel reading `floats_per_fma` floats from local memory per multiply-add (2 FLOP:
         2 * floats_per_fma bytes per FLOP) can reach: the bandwidth `peak --local-reads` measured on
         the device over those bytes, where a run is recorded; else from the architecture's documented
-        bytes per clock (onchip()); else None."""
+        bytes per clock (onchip()); else None, and on a CPU (cpu_local_fact() says why)."""
+        if record_class(self.r) == "cpu":
+            return None
         if self.local:
             return self.local.bandwidth() / (2.0 * floats_per_fma)
         return self.onchip(floats_per_fma) if self.arch and self.r.peak else None
@@ -72,7 +75,7 @@ class Ceiling:
         where it is the documented figure, not a measured one."""
         value = self.bounds.get("local memory") or self.l1
         if not value:
-            return "-"
+            return "- (a CPU)" if self.lpf and record_class(self.r) == "cpu" else "-"
         return (f"{fmt_gflops(value)} ({self.pct(value)})" + ("" if self.local else ", documented")
                 + (" if every load hits L1" if self.l1 else ""))
 
@@ -205,7 +208,9 @@ def sources_snippet(results, ptxas, local=(), steps=()):
     for r in results:
         f = measured_local(r, local)
         _, arch = architecture(r, ptxas)
-        if f:
+        if record_class(r) == "cpu":
+            text = f"no local-memory ceiling: {cpu_local_fact(r, local, steps, ptxas)}."
+        elif f:
             text = (f"the bandwidth of local memory that `peak --local-reads` measured, {fmt_gflops(f.bandwidth())} "
                     f"GB/s (every work-item of a warp reading its own float4; `lab/tuning/{md_escape(f.name)}`, "
                     f"{f.dates[0][:10]}), over the bytes per FLOP a step reads there.")
@@ -216,11 +221,27 @@ def sources_snippet(results, ptxas, local=(), steps=()):
         else:
             text = ("no local-memory ceiling: no run of `peak --local-reads` is recorded, and the table of "
                     "architectures (`docs/sitegen/devices.py`) has no entry for it.")
-        if arch and arch.get("l1_is_local"):
+        if arch and arch.get("l1_is_local") and record_class(r) != "cpu":
             text += (f" On {arch['name']} L1 and local memory are one unit, so step 1's loads, if every one hit L1, "
                      f"meet the same bandwidth; the source: {arch['source']}.")
         out.append(f"- **{md_escape(r.stem)}**: {text}")
     return "\n".join(out or ["No recorded device has a local-memory ceiling."]) + "\n"
+
+
+def cpu_local_fact(r, local, steps, ptxas):
+    """Why a CPU (params.record_class()) has no local-memory ceiling or roof, as a clause: PoCL's local
+    memory there is ordinary memory; where `peak --local-reads` ran on the device (`local`), what it
+    measured against the fastest rate at which a step read local memory (its measured GFLOPS times
+    the bytes per FLOP it reads there), which such a roof would have to bound."""
+    text = "on a CPU, PoCL's local memory is ordinary memory behind the caches, with no bandwidth of its own"
+    f = measured_local(r, local)
+    reads = [(c.measured * 2 * c.lpf, c) for s in steps for c in ceilings_for(s, [r], ptxas) if c.lpf]
+    if f and reads:
+        rate, c = max(reads, key=lambda x: x[0])
+        text += (f" (`peak --local-reads` measured {fmt_gflops(f.bandwidth())} GB/s on this device, "
+                 f"`lab/tuning/{md_escape(f.name)}`, yet step {c.step.number} read local memory at "
+                 f"{fmt_gflops(rate)} GB/s: {fmt_gflops(c.measured)} GFLOPS at {fmt_num(2 * c.lpf)} bytes per FLOP)")
+    return text
 
 
 def sentences(c, prev_cols):
@@ -307,6 +328,8 @@ def roofline_snippet(steps, step, results, ptxas, local=()):
             text += (f" The dashed purple line is {name}, the local-memory ceiling of the lesson's table: {source} "
                      f"over the {fmt_num(2 * floats)} bytes per FLOP it reads there ({fmt_num(floats)} floats per "
                      f"multiply-add), {fmt_gflops(value)} GFLOPS; it measured {fmt_ratio(c.measured / value)} that.")
+        elif c.lpf and not c.tensor and record_class(r) == "cpu":
+            text += f" No local-memory roof is drawn: {cpu_local_fact(r, local, steps, ptxas)}."
         elif c.lpf and not c.tensor and "local memory" not in c.bounds:
             text += (" No local-memory roof is drawn: no run of `peak --local-reads` is recorded for this device "
                      "(`lab/tuning/`), and the table of architectures (`docs/sitegen/devices.py`) has no entry for "
@@ -324,7 +347,7 @@ def roofline_snippet(steps, step, results, ptxas, local=()):
 
 
 def render(ctx):
-    local = local_reads.load(ctx.tuning_dir)
+    local = local_reads.load(ctx.tuning_dir, cpu=True)
     write(os.path.join(ctx.out, "ceilings_sources.md"), sources_snippet(ctx.results, ctx.ptxas, local, ctx.steps))
     for s in ctx.steps:
         write(os.path.join(ctx.out, f"{s.page}_ceiling.md"),

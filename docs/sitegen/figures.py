@@ -414,7 +414,7 @@ def vs_prev_snippet(steps, step, results, out):
 def render(ctx):
     from .figure_spread import spread  # (figure_spread.py reads this module's colours)
     figured = [r for r in ctx.results if r.peak]
-    local = local_reads.load(ctx.tuning_dir)  # (as ceilings.render(): the table's ceilings)
+    local = local_reads.load(ctx.tuning_dir, cpu=True)  # (as ceilings.render(): the table's ceilings)
     lines = []
     for r in figured:
         roofline(r, ctx.steps, ctx.ptxas, os.path.join(ctx.out, f"roofline_{r.stem}.svg"))

@@ -33,7 +33,8 @@ class TuningFile:
 
 # The timing exercises' runs on a CPU (lab/exercises_cpu.sh: NAME.csv, and NAME-local-reads.csv
 # of peak --local-reads), at sizes of their own: only the exercises read them (sitegen/exercises.py),
-# beside each exercise's paragraph on what a CPU shows, and no lesson's table does
+# beside each exercise's paragraph on what a CPU shows, and no lesson's table does (the local reads
+# are quoted once more, where the ceilings say why a CPU has no local-memory roof: sitegen/ceilings.py)
 CPU_EXERCISES = "pocl-*-exercises*.csv"
 
 

@@ -373,16 +373,23 @@ class BuiltFigures(unittest.TestCase):
         the step's roofline draws that roof: a line across the whole plot at the table's local-memory
         ceiling (ceilings.local_roof(): the bandwidth `peak --local-reads` measured on the device,
         lab/tuning/NAME-local-reads.csv, over the bytes per FLOP the step reads there, else the
-        documented one), named with its value."""
-        from sitegen import ceilings, cli, local_reads
+        documented one), named with its value. A CPU gets none (ceilings.cpu_local_fact() says why)."""
+        from sitegen import ceilings, cli, local_reads, params
         from sitegen.common import fmt_gflops
         args = argparse.Namespace(source=SOURCE, results=os.path.join(SOURCE, "docs", "results"), out=self.gen,
                                   tuning=None, gnuplot=None)
         ctx = cli.Context(args)
-        files = local_reads.load(ctx.tuning_dir)
+        files = local_reads.load(ctx.tuning_dir, cpu=True)
         checked = 0
         for s in ctx.steps:
             for c in ceilings.ceilings_for(s, ctx.results, ctx.ptxas, files):
+                if c.lpf and not c.tensor and params.record_class(c.r) == "cpu":  # none, and the page says why
+                    with open(os.path.join(self.gen, f"{s.page}_roofline.md"), encoding="utf-8") as f:
+                        text = f.read()
+                    with self.subTest(step=s.number, device=c.r.stem):
+                        self.assertIn("No local-memory roof is drawn: "
+                                      + ceilings.cpu_local_fact(c.r, files, ctx.steps, ctx.ptxas), text)
+                        self.assertIsNone(ceilings.local_roof(c))
                 if c.binding[0] != "local memory":
                     continue
                 name = f"roofline_{c.r.stem}_{s.page}.svg"
