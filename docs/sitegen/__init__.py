@@ -26,10 +26,12 @@ calls and a docstring naming the files it writes:
 The formulas of every step are its descriptor in stepdefs.py. What every figure shares (matplotlib,
 SVG as wide as the text column at 1024 pixels, labels placed where nothing else is drawn) is in
 drawing.py; the checks of a drawn figure that docs/tests/test_figures.py runs on every figure are in
-figure_checks.py.
+figure_checks.py, and roof_checks.py holds the built rooflines' local-memory roofs to the tables of
+ceilings.
 attribution.py judges whether each step's gain on each device is its idea's (the tables and
 sentences mark it where it is not), and claims.py checks what the pages say against the data (the
-test docs.claims).
+test docs.claims), with hand_figures.py (figures typed by hand) and lesson_figures.py (every figure a
+lesson shows for a step, size and device is its results file's).
 
 Exit status: 0, or 2 with one line "render.py: error: ..." when an input is malformed (a CSV
 without the harness's columns, a file that mixes devices, a malformed number, an unknown status,
