@@ -109,15 +109,19 @@ function(gemm_write_step_list)
   file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/gemm_steps.txt CONTENT "${text}\n" @ONLY)
 endfunction()
 
+# DRAFT: a step being written in lab/ (its lesson not yet there): built and tested as the others,
+# left out of gemm_steps.txt, so the tour and the benchmark do not run it.
 function(gemm_add_step name)
-  cmake_parse_arguments(ARG "" "KERNEL;OCLGRIND_SIZE;RACE_TEST_SIZE" "TEST_SIZES;GPU_TEST_SIZES" ${ARGN})
+  cmake_parse_arguments(ARG "DRAFT" "KERNEL;OCLGRIND_SIZE;RACE_TEST_SIZE" "TEST_SIZES;GPU_TEST_SIZES" ${ARGN})
   gemm_embed_file(embedded ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_KERNEL} gemm_kernel_source)
   add_executable(${name} main.c ${embedded})
   target_link_libraries(${name} PRIVATE gemm_harness gemm_warnings)
   # the kernel file as the reader finds it from the source root: the build log's positions name it
   file(RELATIVE_PATH kernel_file ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_KERNEL})
   target_compile_definitions(${name} PRIVATE GEMM_STEP_NAME="${name}" GEMM_KERNEL_FILE="${kernel_file}")
-  set_property(GLOBAL APPEND PROPERTY GEMM_STEPS ${name})
+  if(NOT ARG_DRAFT)
+    set_property(GLOBAL APPEND PROPERTY GEMM_STEPS ${name})
+  endif()
   get_property(list_deferred GLOBAL PROPERTY GEMM_STEP_LIST_DEFERRED)
   if(NOT list_deferred) # written once, when the top-level CMakeLists.txt is done
     set_property(GLOBAL PROPERTY GEMM_STEP_LIST_DEFERRED TRUE)

@@ -93,6 +93,9 @@ typedef struct gemm_plan {
     gemm_launch launch[GEMM_MAX_LAUNCHES];   /**< the launches, run in this order */
     size_t temp_elems[GEMM_MAX_TEMPS];       /**< size of helper buffer i in floats (0 = unused) */
     const char *temp_label[GEMM_MAX_TEMPS];  /**< what helper buffer i holds */
+    unsigned char temp_counters[GEMM_MAX_TEMPS]; /**< 1: helper buffer i holds counters (ints), zero when
+                                                  created and never poisoned; the kernels must leave them
+                                                  zero, which verification checks (gemm_plan_counters()) */
     const char *chosen[GEMM_MAX_CHOSEN];     /**< parameters the plan chose itself (their `-D` value meant
                                                   "automatic": step 9's SLICES=0 and SPLIT_ROWS=0, step 10's
                                                   COPY=2), NULL after the last */
@@ -105,6 +108,11 @@ gemm_launch *gemm_plan_add(gemm_plan *plan, const char *kernel, const char *labe
 
 /** @brief Declares helper buffer @p which (GEMM_BUF_T0..T3) of @p elems floats. */
 void gemm_plan_temp(gemm_plan *plan, gemm_buffer_id which, const char *label, size_t elems);
+
+/** @brief Declares helper buffer @p which (GEMM_BUF_T0..T3) as @p elems counters (4-byte ints): the
+ *  harness makes it zero once, when it creates it, and never poisons it; every run must leave it zero
+ *  again (step 12's count of the slices that have finished a block; verification reads it back). */
+void gemm_plan_counters(gemm_plan *plan, gemm_buffer_id which, const char *label, size_t elems);
 
 /** @brief Records that the plan chose @p value for parameter @p name (gemm_plan::chosen: the report
  *  and the kernel's build then see that value); returns nonzero if GEMM_MAX_CHOSEN are taken. */

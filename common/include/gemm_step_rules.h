@@ -194,6 +194,18 @@ void gemm_plan_split_k(const gemm_problem *p, gemm_plan *plan, size_t sgemm_loca
  */
 int gemm_plan_split_k_auto(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, gemm_msg *msg);
 
+/**
+ * @brief Step 12's plan: one launch of its sgemm on the caller's M, N and K, nothing padded or
+ * transposed. K is split as gemm_split_k_choose() splits it, with the cost of a padded C left out (no
+ * matrix is padded here); the split rows' slices write their partial blocks to helper buffer 0
+ * (SLICES x split blocks x TSM*TSN floats) and count themselves in helper buffer 1, one counter per
+ * split block (gemm_plan_counters(): zero, and left zero by the kernel); the block's last slice adds
+ * them up. The sgemm's arguments: `(M, N, K, alpha, beta, A, B, C, partials, counters, splitRows)`.
+ * @return 0 or #GEMM_EXIT_BAD_INPUT with @p msg filled (A, B or C, or the partial blocks, past the
+ * kernel's 32-bit indices).
+ */
+int gemm_plan_predicated(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, gemm_msg *msg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -36,6 +36,13 @@ void gemm_plan_temp(gemm_plan *plan, gemm_buffer_id which, const char *label, si
     }
 }
 
+void gemm_plan_counters(gemm_plan *plan, gemm_buffer_id which, const char *label, size_t elems)
+{
+    gemm_plan_temp(plan, which, label, elems);
+    if (which >= GEMM_BUF_T0 && which < GEMM_BUF_COUNT)
+        plan->temp_counters[which - GEMM_BUF_T0] = 1;
+}
+
 int gemm_plan_choose(gemm_plan *plan, const char *name, long value)
 {
     for (int i = 0; i < GEMM_MAX_CHOSEN; i++)

@@ -208,13 +208,14 @@ static double split_k_time(double whole, double depth, double parts, double part
     return end;
 }
 
-double gemm_split_k_cost(const gemm_problem *p, gemm_split_k split_k)
+/* gemm_split_k_cost(); in_place: step 12's, which pads no matrix and adds the slices in its sgemm */
+static double split_k_cost(const gemm_problem *p, gemm_split_k split_k, int in_place)
 {
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
     const double mp = (double)gemm_round_up((size_t)p->m, (size_t)tsm);
     const double np = (double)gemm_round_up((size_t)p->n, (size_t)tsn);
     const double depth = (double)(gemm_round_up((size_t)p->k, (size_t)tsk) / (size_t)tsk);
-    const int pad_c = (long)mp != p->m || (long)np != p->n, split = split_k.slices > 1;
+    const int pad_c = !in_place && ((long)mp != p->m || (long)np != p->n), split = split_k.slices > 1;
     const double cols = np / (double)tsn, blocks = (mp / (double)tsm) * cols;
     const double at_once = fmax(1.0, (double)p->device->compute_units * (double)gemm_param(p, "GROUPS_PER_CU"));
     const double s = (double)split_k.slices, rows = split ? (double)split_k.rows : 0.0;
@@ -222,13 +223,25 @@ double gemm_split_k_cost(const gemm_problem *p, gemm_split_k split_k)
     /* unpad reads every copy of the split rows (the sgemm writes them at the end of each work-group,
      * while others compute: not counted) and writes those rows of C; where C is padded, it also reads
      * and writes the whole rows */
+    if (in_place) /* step 12: each split block's last work-group reads the s partial blocks and writes C,
+                     at one slot's share of the bandwidth, after the slices: (s + 1) blocks, one after
+                     the other */
+        return split_k_time(blocks - rows * cols, depth + GEMM_SPLIT_GROUP_TILES, rows * cols * s,
+                            ceil(depth / s) + GEMM_SPLIT_GROUP_TILES, at_once) +
+               (split ? (s + 1.0) * per_block : 0.0);
     const double copies = (pad_c ? 2.0 * (blocks - rows * cols) : 0.0) + (s + 1.0) * rows * cols;
     return split_k_time(blocks - rows * cols, depth + GEMM_SPLIT_GROUP_TILES, rows * cols * s,
                         ceil(depth / s) + GEMM_SPLIT_GROUP_TILES, at_once) +
            copies * per_block / at_once;
 }
 
-gemm_split_k gemm_split_k_choose(const gemm_problem *p)
+double gemm_split_k_cost(const gemm_problem *p, gemm_split_k split_k)
+{
+    return split_k_cost(p, split_k, 0);
+}
+
+/* gemm_split_k_choose(); in_place: for step 12 (split_k_cost()) */
+static gemm_split_k split_k_choose(const gemm_problem *p, int in_place)
 {
     const long forced_slices = gemm_param(p, "SLICES"), forced_rows = gemm_param(p, "SPLIT_ROWS");
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
@@ -257,13 +270,18 @@ gemm_split_k gemm_split_k_choose(const gemm_problem *p)
     double best_cost = 0.0;
     for (long s = forced_slices ? forced_slices : 1; s <= most; s++) {
         const gemm_split_k candidate = {s, s > 1 ? rows : 0};
-        const double cost = gemm_split_k_cost(p, candidate);
+        const double cost = split_k_cost(p, candidate, in_place);
         if (s == (forced_slices ? forced_slices : 1) || cost < best_cost) {
             best = candidate;
             best_cost = cost;
         }
     }
     return best;
+}
+
+gemm_split_k gemm_split_k_choose(const gemm_problem *p)
+{
+    return split_k_choose(p, 0);
 }
 
 int gemm_plan_split_k_auto(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, gemm_msg *msg)
@@ -303,5 +321,53 @@ int gemm_plan_split_k_auto(const gemm_problem *p, gemm_plan *plan, size_t sgemm_
     if (gemm_param(p, "SPLIT_ROWS") == 0 || gemm_param(p, "SPLIT_ROWS") != split.rows)
         gemm_plan_choose(plan, "SPLIT_ROWS", split.rows);
     gemm_plan_split_k(p, plan, sgemm_local_bytes, split);
+    return 0;
+}
+
+int gemm_plan_predicated(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, gemm_msg *msg)
+{
+    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
+    const long wptm = gemm_param(p, "WPTM"), wptn = gemm_param(p, "WPTN");
+    const long block_rows = (p->m + tsm - 1) / tsm, cols = (p->n + tsn - 1) / tsn, depth = (p->k + tsk - 1) / tsk;
+    const double largest = (double)p->m * (double)p->k > (double)p->k * (double)p->n
+                               ? fmax((double)p->m * (double)p->k, (double)p->m * (double)p->n)
+                               : fmax((double)p->k * (double)p->n, (double)p->m * (double)p->n);
+    int rc = gemm_require(msg, largest <= 2147483647.0,
+                          "A, B or C would have %.0f elements, more than the 2^31-1 that the kernel's 32-bit int "
+                          "indices can address", largest);
+    if (rc)
+        return rc;
+    const gemm_split_k split = split_k_choose(p, 1);
+    const double block_floats = (double)(tsm * tsn), split_blocks = (double)(split.rows * cols);
+    rc = gemm_require(msg, (double)split.slices * split_blocks * block_floats <= 2147483647.0,
+                      "the %ld slices' partial blocks of the last %ld rows of blocks must stay below 2^31 floats "
+                      "(the kernel's int indices): fewer SLICES or SPLIT_ROWS", split.slices, split.rows);
+    if (!rc)
+        rc = gemm_require(msg, (double)split.slices * (double)depth <= 2147483647.0,
+                          "SLICES=%ld times the %ld tiles of K must stay below 2^31 (the kernel's int indices)",
+                          split.slices, depth);
+    if (rc)
+        return rc;
+    if (gemm_param(p, "SLICES") == 0 || gemm_param(p, "SLICES") != split.slices)
+        gemm_plan_choose(plan, "SLICES", split.slices);
+    if (gemm_param(p, "SPLIT_ROWS") == 0 || gemm_param(p, "SPLIT_ROWS") != split.rows)
+        gemm_plan_choose(plan, "SPLIT_ROWS", split.rows);
+    const long split_rows = split.slices > 1 ? split.rows : 0, full_rows = block_rows - split_rows;
+    gemm_buffer_id partials = GEMM_BUF_C, counters = GEMM_BUF_C; /* not used when nothing is split */
+    if (split_rows) {
+        partials = GEMM_BUF_T0;
+        counters = GEMM_BUF_T1;
+        gemm_plan_temp(plan, partials, "each slice's partial blocks of the split rows",
+                       (size_t)(split.slices * split_rows * cols) * (size_t)(tsm * tsn));
+        gemm_plan_counters(plan, counters, "the count of finished slices per split block", (size_t)(split_rows * cols));
+    }
+    gemm_launch *l = gemm_plan_add(plan, "sgemm", "sgemm", (size_t)(cols * (tsn / wptn)),
+                                   (size_t)((full_rows + split.slices * split_rows) * (tsm / wptm)), (size_t)(tsn / wptn),
+                                   (size_t)(tsm / wptm));
+    gemm_arg_sgemm(l, p->m, p->n, p->k, p->alpha, p->beta, GEMM_BUF_A, GEMM_BUF_B, GEMM_BUF_C);
+    gemm_arg_buffer(l, partials);
+    gemm_arg_buffer(l, counters);
+    gemm_arg_int(l, split_rows);
+    l->local_mem_bytes = sgemm_local_bytes;
     return 0;
 }

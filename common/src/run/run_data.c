@@ -7,19 +7,27 @@
 #include "gemm_run.h"
 
 /* The device buffers: A, B and C as the first run needs them (C poisoned when beta = 0, its
- * starting values otherwise, with a pristine copy to restore it from), the helpers poisoned. */
+ * starting values otherwise, with a pristine copy to restore it from), the helpers poisoned, except
+ * counters, which start at zero. */
 static int make_buffers(gemm_run *r)
 {
     const int keep_c = r->prob.beta != 0.0f;
     for (int b = 0; b < GEMM_BUF_COUNT; b++) {
         if (r->elems[b] == 0)
             continue;
+        /* counters (gemm_plan_counters()) start at zero: the kernels keep them so from then on */
+        const int counters = b >= GEMM_BUF_T0 && r->plan.temp_counters[b - GEMM_BUF_T0];
+        float *zeros = counters ? calloc(r->elems[b], sizeof *zeros) : NULL;
+        if (counters && !zeros)
+            return gemm_msgf(&r->msg, GEMM_EXIT_RUNTIME, "out of host memory for %s",
+                             gemm_plan_buffer_name(&r->plan, b));
         const float *init = b == GEMM_BUF_A            ? r->data.a
                             : b == GEMM_BUF_B          ? r->data.b
                             : b == GEMM_BUF_C && keep_c ? r->data.c0
-                                                        : NULL;
+                                                        : zeros;
         int rc = gemm_buffer_create(&r->cl, &r->buf[b], gemm_plan_buffer_name(&r->plan, b), r->elems[b],
                                     gemm_buffer_row(&r->prob, b), init, &r->msg);
+        free(zeros);
         if (rc)
             return rc;
     }

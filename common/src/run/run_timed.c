@@ -82,7 +82,8 @@ static int poison_buffer(gemm_run *r, cl_mem buf, size_t elems, const char *what
 }
 
 /* Before every run but the first (gemm_buffer_create() left the buffers as the first run needs
- * them): C back to its start (NaN when beta = 0), helpers to NaN. Returns the last event. */
+ * them): C back to its start (NaN when beta = 0), helpers to NaN but for counters, which every run
+ * must leave at zero (run_verify() checks). Returns the last event. */
 static int prepare_run(gemm_run *r, const gemm_problem *p, cl_event *last, gemm_msg *msg)
 {
     cl_event ev = NULL;
@@ -97,7 +98,7 @@ static int prepare_run(gemm_run *r, const gemm_problem *p, cl_event *last, gemm_
         rc = poison_buffer(r, c->view, c->elems, "restoring C", &ev);
     }
     for (int b = GEMM_BUF_T0; b < GEMM_BUF_COUNT && !rc; b++) {
-        if (!r->buf[b].view)
+        if (!r->buf[b].view || r->plan.temp_counters[b - GEMM_BUF_T0]) /* counters stay as the kernels left them */
             continue;
         if (ev)
             clReleaseEvent(ev);

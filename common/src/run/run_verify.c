@@ -56,12 +56,42 @@ static int check_guards(gemm_run *r)
     return 0;
 }
 
+/* Counters (gemm_plan_counters()) the kernels must leave at zero, for the next launch: read back.
+ * 0: all zero or a failure recorded in the report; else a runtime error. */
+static int check_counters(gemm_run *r)
+{
+    for (int t = 0; t < GEMM_MAX_TEMPS && !r->rep.failure[0]; t++) {
+        const int b = GEMM_BUF_T0 + t;
+        if (!r->plan.temp_counters[t] || !r->buf[b].view)
+            continue;
+        const size_t n = r->elems[b];
+        int *got = malloc(n * sizeof *got);
+        if (!got)
+            return gemm_msgf(&r->msg, GEMM_EXIT_RUNTIME, "out of host memory reading %s back",
+                             gemm_plan_buffer_name(&r->plan, b));
+        int rc = gemm_run_read(r, r->buf[b].view, 0, n * sizeof *got, got, gemm_plan_buffer_name(&r->plan, b));
+        for (size_t i = 0; !rc && i < n; i++)
+            if (got[i] != 0) {
+                snprintf(r->rep.failure, sizeof r->rep.failure,
+                         "the kernels left %s at %d, not 0, at index %zu: the next launch would count from there",
+                         gemm_plan_buffer_name(&r->plan, b), got[i], i);
+                break;
+            }
+        free(got);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 int run_verify(gemm_run *r)
 {
     if (!r->opt.verify)
         return 0;
     r->rep.verified = 1;
     int rc = check_guards(r);
+    if (!rc)
+        rc = check_counters(r);
     if (rc)
         return rc;
     /* The inputs as well: a kernel that writes into A or B would otherwise pass while it runs

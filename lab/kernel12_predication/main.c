@@ -1,0 +1,80 @@
+// Host side of step 12. Everything except the launch geometry lives in common/ (gemm_step.h).
+#include "gemm_step.h"
+#include "gemm_step_rules.h"
+
+static const gemm_param_info params[] = {
+    GEMM_PARAM_TSM,
+    GEMM_PARAM_TSN,
+    GEMM_PARAM_TSK,
+    GEMM_PARAM_WTM,
+    GEMM_PARAM_WTN,
+    GEMM_PARAM_WPTM,
+    GEMM_PARAM_WPTN,
+    GEMM_PARAM_WIDTH,
+    {"STAGES", 2, 8, "local tiles of A and of B in the ring: the copies of the next STAGES-1 tiles run while one is used"},
+    {"COPY", 0, 2, "how tiles reach local memory: 0 loads guarded against the edges (any device), 1 cp.async with a source size (NVIDIA, compute capability 8.0+), 2 cp.async where the device has it, else 0"},
+    {"TILE_PAD", 0, 64, "local-memory padding: floats added to every row of the ring's tiles of B, so that the rows a fragment reads fall in different banks"},
+    {"TC", 0, 2, "the multiply-adds: 0 the portable path (any device, for correctness), 1 the tensor cores (NVIDIA, compute capability 8.0+), 2 the tensor cores where the device has them, else 0"},
+    {"PRODUCTS", 1, 3, "TF32 products per multiply-add: 3 (lo*hi + hi*lo + hi*hi, FP32 accuracy) or 1 (hi*hi, a TF32 GEMM; for an exercise)"},
+    {"PROMOTE", 0, 1, "1: each 8-deep partial sum leaves the tensor cores for an FP32 add; 0 (for an exercise): they accumulate on the tensor cores over all of K"},
+    GEMM_PARAM_SLICES,
+    GEMM_PARAM_SPLIT_ROWS,
+    GEMM_PARAM_GROUPS_PER_CU,
+};
+
+// Step 11's checks, and one launch: the sgemm on the caller's sizes, with bounds in the kernel
+// (gemm_plan_predicated()). COPY = 1 is cp.async with a source size, TC = 1 mma.sync: both are refused on
+// a device that does not have them; TC = 2 and COPY = 2 (the NVIDIA defaults) choose 1 where the
+// device has the instructions, else 0. See predication.cl.
+static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
+{
+    const int has_sm80 = p->device->nv_compute_capability >= 80;
+    const long wtm = gemm_param(p, "WTM"), wtn = gemm_param(p, "WTN"), tsk = gemm_param(p, "TSK");
+    const long lanes = (wtm / gemm_param(p, "WPTM")) * (wtn / gemm_param(p, "WPTN")), pad = gemm_param(p, "TILE_PAD");
+    // Two TF32 values keep about 21 of a float's 24 significant bits: a product's error can reach
+    // about 5*2^-22 of it, which FP32's worst-case bound for a sum of K products (2*K*2^-23 of the
+    // sum of their magnitudes) covers, with the sums' own rounding, from K = 8 on
+    int rc = gemm_require(msg, p->k >= 8,
+                          "K=%ld: step 12 needs K >= 8; below, the products of two TF32 halves (about 21 of a float's "
+                          "24 bits) may miss FP32's accuracy: step 10 computes it in FP32",
+                          (long)p->k);
+    if (!rc)
+        rc = gemm_require_warp_tiles(msg, p);
+    if (!rc)
+        rc = gemm_require(msg, lanes == 32 && wtm % 16 == 0 && wtn % 8 == 0 && tsk % 8 == 0,
+                          "the tensor cores' operation is 16 x 8 x 8 on a warp of 32: WTM=%ld must be a multiple of "
+                          "16, WTN=%ld and TSK=%ld of 8, and (WTM/WPTM)*(WTN/WPTN)=%ld must be 32",
+                          wtm, wtn, tsk, lanes);
+    if (!rc)
+        rc = gemm_require(msg, pad % gemm_param(p, "WIDTH") == 0, "TILE_PAD=%ld must be a multiple of WIDTH=%ld", pad,
+                          gemm_param(p, "WIDTH"));
+    if (!rc)
+        rc = gemm_require(msg, gemm_param(p, "PRODUCTS") != 2,
+                          "PRODUCTS=2: the products per multiply-add are 3 (lo*hi + hi*lo + hi*hi) or 1 (hi*hi)");
+    for (int i = 0; !rc && i < 2; i++) {
+        const char *name = i ? "TC" : "COPY", *what = i ? "mma.sync, the tensor cores' instruction" : "cp.async";
+        if (gemm_param(p, name) == 1)
+            rc = gemm_require(msg, has_sm80,
+                              "%s=1 (NVIDIA's %s, in inline PTX) needs an NVIDIA GPU of compute capability 8.0 or "
+                              "higher; %s reports %s: use -D %s=0",
+                              name, what, p->device->name, p->device->nv_compute_capability ? "an older one" : "none",
+                              name);
+    }
+    if (rc)
+        return rc;
+    const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN");
+    const int tc = gemm_param(p, "TC") == 2 ? has_sm80 : (int)gemm_param(p, "TC");
+    /* the ring: STAGES tiles of A, TSM rows of TSK + 4 floats, and of B, TSK rows of TSN + TILE_PAD */
+    size_t local_bytes = (size_t)(gemm_param(p, "STAGES") * (tsm * (tsk + 4) + tsk * (tsn + pad))) * sizeof(float);
+    if (!tc) // the portable path's matrices of A and B, per warp
+        local_bytes += (size_t)((tsm / wtm) * (tsn / wtn) * 2 * (wtm + wtn) * 8) * sizeof(float);
+    rc = gemm_plan_predicated(p, plan, local_bytes, msg);
+    if (!rc && gemm_param(p, "COPY") == 2)
+        gemm_plan_choose(plan, "COPY", has_sm80 ? 1 : 0);
+    if (!rc && gemm_param(p, "TC") == 2)
+        gemm_plan_choose(plan, "TC", tc);
+    return rc;
+}
+
+GEMM_STEP_MAIN("predication: one launch for any size, tiles past the matrices' edges loaded as zeros, no helper kernels",
+               params, plan)
