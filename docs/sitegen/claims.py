@@ -437,13 +437,15 @@ def run21_smaller_blocks_lose(d):
 
 
 def step11_sgemm_alone_beats_targets(d):
-    """lab11: 'At every one of these sizes the sgemm alone is faster than cuBLAS by more than its
-    target asks': at each target's size of each recorded sweep (step11_target_parts.md's rows),
-    cuBLAS's time over the sgemm kernel's alone is above the target."""
+    """lab11: 'At every one of these sizes the sgemm alone comes within a percent of what its target
+    asks or beats it': at each target's size of each recorded sweep (step11_target_parts.md's rows),
+    cuBLAS's time over the sgemm kernel's alone is at least 0.99 of the target. (Every sweep but one
+    beat it; the step 12 draft's sweep, lab/tuning/nvidia-h100-step12-draft.csv, measured 1.245x
+    against 1.25x at 4096.)"""
     from .fragments import target_parts
     rows = target_parts(d.tuning)
     bad = [f"{device} at {size_short(size)}: {c / sgemm:.3f}x, the target {target}x"
-           for device, size, target, _, sgemm, _, c in rows if c / sgemm <= target]
+           for device, size, target, _, sgemm, _, c in rows if c / sgemm < 0.99 * target]
     return "; ".join(bad) or (None if rows else "no sweep has step 11 beside cuBLAS at the targets' sizes")
 
 
@@ -466,7 +468,7 @@ CLAIMS = [
     (r"the host chose the configuration that measured fastest at every size", run14_host_fastest),
     (r"From 1024 up, the smaller blocks gain under one percent at one size \(2048\) and lose at every other",
      run21_smaller_blocks_lose),
-    (r"At every one of these sizes the sgemm alone is faster than cuBLAS by more than its target asks",
+    (r"At every one of these sizes the sgemm alone comes within a percent of what its target\s+asks or beats it",
      step11_sgemm_alone_beats_targets),
     # what a page shows, not a claim about the data
     (r"what it gained on every device we recorded", describes_the_pages),
