@@ -26,7 +26,8 @@ plus the double-precision reference (scaled from the CPU BLAS's rate); the estim
 and an ETA printed, as sizes finish. Sizes, smallest problem first:
 - --sizes and --odd-sizes when given (with --sizes alone on a CPU, the odd sizes are L-1 and L+1
   for the largest square L given, and 1000x3000x500);
-- otherwise, on a GPU: the squares 256 ... 8192 and the odd sizes 4095, 4097 and 1000x3000x500;
+- otherwise, on a GPU: the squares 256 ... 8192 and the odd sizes 4095, 4097, 1000x3000x500 and
+  3000x1000x5000 (deep K, as a training step's weight gradient has it);
 - on any other device (a CPU): the squares from 256 up, stopping before the first one at which
   the median program's run would take more than --size-seconds (5 s), and the odd sizes L-1 and
   L+1 (L the largest square) and 1000x3000x500, each only within that limit too.
@@ -65,7 +66,7 @@ from gemmrun import (COLUMNS, CUDA_PEERS, cuda_peer_applies, device_type, durati
 from table import Tables, peak_path  # noqa: E402
 
 DEFAULT_SIZES = "256,512,1024,2048,3072,4096,5120,6144,7168,8192"
-DEFAULT_ODD_SIZES = "4095,4097,1000x3000x500"
+DEFAULT_ODD_SIZES = "4095,4097,1000x3000x500,3000x1000x5000"
 CALIBRATION = (256, 256, 256)  # the first runs, which plan the sweep
 ODD_SHAPE = (1000, 3000, 500)  # a rectangle that no tile divides, on every device
 # Options the sweep sets itself.

@@ -301,15 +301,15 @@ def test_plan(build, extra):
                                                       for p in ("kernel01_naive", "kernel02_tiled")],
               f"the CPU sweep runs the planned sizes (got {[(r['m'], r['step']) for r in rows]})")
         check("the time guard stops any run after 30 s" in proc.stderr, "the guard is 30 s on a CPU")
-        # A GPU: 256 to 8192 and the odd sizes 4095, 4097, 1000x3000x500
+        # A GPU: 256 to 8192 and the odd sizes 4095, 4097, 1000x3000x500, 3000x1000x5000
         os.makedirs(os.path.join(tmp, "gpu"))
         fake = fake_build(os.path.join(tmp, "gpu"), {"type": "GPU", "gflops": 1e5})
         proc = sweep(fake, os.path.join(tmp, "gpu.csv"), ["--no-peak"], [], quick=[])
         check(proc.returncode == 0, f"the GPU sweep exits 0 (got {proc.returncode})")
-        check("sizes 256, 512, 1024, 1000x3000x500, 2048, 3072, 4095, 4096, 4097, 5120, 6144, 7168, 8192 (the "
+        check("sizes 256, 512, 1024, 1000x3000x500, 2048, 3000x1000x5000, 3072, 4095, 4096, 4097, 5120, 6144, 7168, 8192 (the "
               "defaults for a GPU)" in proc.stderr, "the GPU plan is the full default sweep")
         check("the time guard stops any run after 120 s" in proc.stderr, "the guard is 120 s on a GPU")
-        check(len(read_rows(os.path.join(tmp, "gpu.csv"))) == 26, "the GPU sweep runs 13 sizes x 2 programs")
+        check(len(read_rows(os.path.join(tmp, "gpu.csv"))) == 28, "the GPU sweep runs 14 sizes x 2 programs")
 
 
 def test_pipe(build, extra):
