@@ -195,6 +195,16 @@ void gemm_plan_split_k(const gemm_problem *p, gemm_plan *plan, size_t sgemm_loca
 int gemm_plan_split_k_auto(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, gemm_msg *msg);
 
 /**
+ * @brief The checks of steps 11 and 12 (@p step, for the message) on the tensor cores' operation: K >= 8
+ * (two TF32 halves keep about 21 of a float's 24 bits: below 8 terms a product's error may miss FP32's
+ * bound), gemm_require_warp_tiles(), warps of 32 lanes on 16 x 8 x 8 blocks (WTM a multiple of 16, WTN
+ * and TSK of 8), TILE_PAD a multiple of WIDTH, PRODUCTS 1 or 3, and TC = 1 or COPY = 1 (inline PTX)
+ * only on an NVIDIA GPU of compute capability 8.0 or higher.
+ * @return 0 or #GEMM_EXIT_BAD_INPUT with @p msg filled.
+ */
+int gemm_require_tensor_cores(gemm_msg *msg, const gemm_problem *p, int step);
+
+/**
  * @brief Step 12's plan: one launch of its sgemm on the caller's M, N and K, nothing padded or
  * transposed. K is split as gemm_split_k_choose() splits it, with the cost of a padded C left out (no
  * matrix is padded here); the split rows' slices write their partial blocks to helper buffer 0

@@ -64,6 +64,43 @@ int gemm_require_warp_tiles(gemm_msg *msg, const gemm_problem *p)
     return rc;
 }
 
+int gemm_require_tensor_cores(gemm_msg *msg, const gemm_problem *p, int step)
+{
+    const int has_sm80 = p->device->nv_compute_capability >= 80;
+    const long wtm = gemm_param(p, "WTM"), wtn = gemm_param(p, "WTN"), tsk = gemm_param(p, "TSK");
+    const long lanes = (wtm / gemm_param(p, "WPTM")) * (wtn / gemm_param(p, "WPTN")), pad = gemm_param(p, "TILE_PAD");
+    /* Two TF32 values keep about 21 of a float's 24 significant bits: a product's error can reach
+       about 5*2^-22 of it, which FP32's worst-case bound for a sum of K products (2*K*2^-23 of the
+       sum of their magnitudes) covers, with the sums' own rounding, from K = 8 on */
+    int rc = gemm_require(msg, p->k >= 8,
+                          "K=%ld: step %d needs K >= 8; below, the products of two TF32 halves (about 21 of a float's "
+                          "24 bits) may miss FP32's accuracy: step 10 computes it in FP32",
+                          (long)p->k, step);
+    if (!rc)
+        rc = gemm_require_warp_tiles(msg, p);
+    if (!rc)
+        rc = gemm_require(msg, lanes == 32 && wtm % 16 == 0 && wtn % 8 == 0 && tsk % 8 == 0,
+                          "the tensor cores' operation is 16 x 8 x 8 on a warp of 32: WTM=%ld must be a multiple of "
+                          "16, WTN=%ld and TSK=%ld of 8, and (WTM/WPTM)*(WTN/WPTN)=%ld must be 32",
+                          wtm, wtn, tsk, lanes);
+    if (!rc)
+        rc = gemm_require(msg, pad % gemm_param(p, "WIDTH") == 0, "TILE_PAD=%ld must be a multiple of WIDTH=%ld", pad,
+                          gemm_param(p, "WIDTH"));
+    if (!rc)
+        rc = gemm_require(msg, gemm_param(p, "PRODUCTS") != 2,
+                          "PRODUCTS=2: the products per multiply-add are 3 (lo*hi + hi*lo + hi*hi) or 1 (hi*hi)");
+    for (int i = 0; !rc && i < 2; i++) {
+        const char *name = i ? "TC" : "COPY", *what = i ? "mma.sync, the tensor cores' instruction" : "cp.async";
+        if (gemm_param(p, name) == 1)
+            rc = gemm_require(msg, has_sm80,
+                              "%s=1 (NVIDIA's %s, in inline PTX) needs an NVIDIA GPU of compute capability 8.0 or "
+                              "higher; %s reports %s: use -D %s=0",
+                              name, what, p->device->name, p->device->nv_compute_capability ? "an older one" : "none",
+                              name);
+    }
+    return rc;
+}
+
 size_t gemm_double_buffer_bytes(const gemm_problem *p)
 {
     return 2 * (size_t)((gemm_param(p, "TSM") + gemm_param(p, "TSN")) * gemm_param(p, "TSK")) * sizeof(float);
