@@ -548,36 +548,34 @@ void sgemm(const int M, const int N, const int K,
             return;                         // the whole work-group: `last` is the same for all
         fenceDevice();
         // The sum of the slices, in slice order, at this lane's places of the block: the same bits
-        // whichever slice is last. Slice by slice, all of this lane's places at once: their loads
-        // are independent and overlap, where place by place each would wait for the one before.
-        // Read through volatile: from memory, each time.
+        // whichever slice is last. One row of fragments (i) at a time: its FRAGS_N*4 places of every
+        // slice are loaded together (independent loads that overlap, where place by place each
+        // would wait for the one before), then added. A whole slice at once would hold as many
+        // floats again as acc and run out of registers. Read through volatile: from memory, each time.
         const volatile __global float2 *all = (const volatile __global float2 *)&partials[(size_t)block*(TSM*TSN)];
         const size_t sliceStride = (size_t)splitRows*get_num_groups(0)*(TSM*TSN/2);  // in float2
         #pragma unroll
-        for (int i = 0; i < FRAGS_M; i++)
+        for (int i = 0; i < FRAGS_M; i++) {
             #pragma unroll
             for (int j = 0; j < FRAGS_N; j++)
                 #pragma unroll
                 for (int r = 0; r < 4; r++)
                     acc[i][j][r] = 0.0f;
-        for (int s = 0; s < slices; s++) {
-            float2 part[FRAGS_M][FRAGS_N][2];
-            #pragma unroll
-            for (int i = 0; i < FRAGS_M; i++)
+            for (int s = 0; s < slices; s++) {
+                float2 part[FRAGS_N][2];
                 #pragma unroll
                 for (int j = 0; j < FRAGS_N; j++)
                     #pragma unroll
                     for (int h = 0; h < 2; h++)
-                        part[i][j][h] = all[s*sliceStride + ((rowBase + i*MMA_M + h*8)*TSN + warpCol*WTN + j*MMA_N + 2*q)/2];
-            #pragma unroll
-            for (int i = 0; i < FRAGS_M; i++)
+                        part[j][h] = all[s*sliceStride + ((rowBase + i*MMA_M + h*8)*TSN + warpCol*WTN + j*MMA_N + 2*q)/2];
                 #pragma unroll
                 for (int j = 0; j < FRAGS_N; j++)
                     #pragma unroll
                     for (int h = 0; h < 2; h++) {
-                        acc[i][j][2*h] += part[i][j][h].x;
-                        acc[i][j][2*h + 1] += part[i][j][h].y;
+                        acc[i][j][2*h] += part[j][h].x;
+                        acc[i][j][2*h + 1] += part[j][h].y;
                     }
+            }
         }
     }
 
