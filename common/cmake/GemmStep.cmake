@@ -63,10 +63,26 @@ macro(gemm_split_size size m_var n_var k_var)
   list(GET _gemm_mnk 2 ${k_var})
 endmacro()
 
+# gemm_params_label(<var> <options>): "params-ROW" where the options pin a row of defaults
+# (--defaults-for ROW), else nothing. Such a test runs the same whatever GEMM_DEFAULTS_FOR says, so
+# CI's suites with another row (tests/run.sh --small-gpu, --nvidia-defaults) leave out the rows that
+# would only repeat the first suite (.ci/run).
+function(gemm_params_label out_var options)
+  list(FIND options "--defaults-for" at)
+  set(label "")
+  if(at GREATER -1)
+    math(EXPR at "${at} + 1")
+    list(GET options ${at} row)
+    set(label "params-${row}")
+  endif()
+  set(${out_var} ${label} PARENT_SCOPE)
+endfunction()
+
 # One verification test per (alpha, beta) pair for one size "MxNxK".
 function(gemm_add_verify_tests name size suffix options)
   separate_arguments(extra UNIX_COMMAND "${GEMM_TEST_ARGS}")
   gemm_split_size(${size} m n k)
+  gemm_params_label(params "${options}")
   foreach(pair IN LISTS GEMM_TEST_SCALARS)
     string(REPLACE ":" ";" ab ${pair})
     list(GET ab 0 alpha)
@@ -75,7 +91,7 @@ function(gemm_add_verify_tests name size suffix options)
     add_test(NAME ${test}
              COMMAND ${name} ${extra} -m ${m} -n ${n} -k ${k} --alpha ${alpha} --beta ${beta} --repeat 1
                      --warmup 0 ${options})
-    set_tests_properties(${test} PROPERTIES LABELS "verify;${name}"
+    set_tests_properties(${test} PROPERTIES LABELS "verify;${name};${params}"
                          SKIP_REGULAR_EXPRESSION "${GEMM_DEVICE_LIMIT_REFUSAL}")
   endforeach()
 endfunction()
@@ -92,12 +108,13 @@ endfunction()
 function(gemm_add_race_tests name size suffix options)
   separate_arguments(extra UNIX_COMMAND "${GEMM_TEST_ARGS}")
   gemm_split_size(${size} m n k)
+  gemm_params_label(params "${options}")
   set(test ${name}.race${suffix}.${size})
   add_test(NAME ${test}
            COMMAND ${PROJECT_SOURCE_DIR}/tests/on_gpu.sh "a data race in local memory shows only where work-items run at once"
                    $<TARGET_FILE:${name}> ${extra} -m ${m} -n ${n} -k ${k} --alpha -1.5 --beta 0.25 --repeat 3
                    --warmup 1 ${options})
-  set_tests_properties(${test} PROPERTIES LABELS "verify;race;${name}" SKIP_RETURN_CODE 77 TIMEOUT 120
+  set_tests_properties(${test} PROPERTIES LABELS "verify;race;${name};${params}" SKIP_RETURN_CODE 77 TIMEOUT 120
                        SKIP_REGULAR_EXPRESSION "${GEMM_DEVICE_LIMIT_REFUSAL}")
 endfunction()
 
