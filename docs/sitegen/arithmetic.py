@@ -20,13 +20,15 @@ ARITH_ROWS = [
     ("reuse", "uses of each element loaded from global memory"),
     ("lpf", "local-memory floats read per multiply-add"),
     ("acc", "results (accumulators) per work-item"),
-    ("useful", "useful share of the multiply-adds (the rest multiply the zeros of the zero-padding)"),
+    ("useful", "useful share of the multiply-adds (the rest multiply zeros: the zero-padding, or from step 12 "
+               "the zeros loaded past the edges)"),
     ("slices", "slices of K (SLICES): work-groups per block of a split row of C"),
     ("split rows", "rows of blocks of C split along K (SPLIT_ROWS), of Mp/TSM"),
     ("groups", "work-groups of the sgemm"),
     ("walk", "tiles of K a work-group walks through (the longest slice)"),
     ("copies", "global-memory bytes per FLOP of a split's helper buffer, the split rows' copies "
-               "(sgemm writes, unpad reads)"),
+               "(sgemm writes, unpad reads; from step 12 the workspace of partial blocks, which the last "
+               "slice reads)"),
 ]
 
 

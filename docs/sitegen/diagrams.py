@@ -76,9 +76,12 @@ def summary_lines(g, d, asked=None, device=None):
             rows_text = (f"work-group row g < {f} computes row g of blocks over all of K, row g >= {f} row "
                          f"{f} + (g - {f}) % {q} over slice (g - {f}) / {q}")
         lines.append(how + f"K split into {g.slices} slices of its {tiles_k} tiles ("
-                     + " or ".join(str(x) for x in sizes) + f" each) for {which} of blocks: {rows_text}; slice s "
-                     f"writes its partial sums into its own copy of the split rows (copy s, in a helper buffer), and "
-                     "unpad adds the copies up, applies beta and writes those rows of C.")
+                     + " or ".join(str(x) for x in sizes) + f" each) for {which} of blocks: {rows_text}; "
+                     + ("slice s writes its partial block into a workspace (drawn as copy s of the split rows), "
+                        "and the last slice of each block to finish, told by a counter, adds the slices in order, "
+                        "applies alpha and beta and writes the block of C." if d.in_place else
+                        "slice s writes its partial sums into its own copy of the split rows (copy s, in a helper "
+                        "buffer), and unpad adds the copies up, applies beta and writes those rows of C."))
     if d.a_transposed:
         (_, tm), _, (_, tk) = d.tile_sizes(P)
         lines.append(f"The sgemm kernel reads A transposed, A^T (K x M, written by the transpose kernel): Asub holds a "

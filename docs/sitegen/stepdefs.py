@@ -2,7 +2,7 @@
 written from its kernel file and main.c. Everything the site computes about a step (the
 arithmetic tables, the ceilings, the diagrams) reads them from here, so adding a step means adding
 one descriptor (to stepdefs_core.py, steps 1 to 8 and what they share, or stepdefs_split.py, steps
-9 to 11) and listing it in STEPS below.
+9 to 12) and listing it in STEPS below.
 
 The formulas must match the kernels and the hosts exactly: docs/tests/test_geometry.py checks the
 geometry of every descriptor against each step's own plan() (run through docs/tests/plan_dump.c),
@@ -14,10 +14,11 @@ from .common import InputError
 from .stepdefs_core import (VECTOR_WIDTHS, DoubleBuffering, Geometry, Naive, Padding, RegisterBlocking,  # noqa: F401
                             StepDef, Tile, Tiled, Transpose, Vectorized, WarpTiling, multiples)
 from .stepdefs_split import (INT_MAX, SPLIT_DEFINES, SPLIT_HEADER, AsyncCopy, Device, SplitCost, SplitK,  # noqa: F401
-                             TensorCores, read_split_defines, split_k_time)
+                             Predication, TensorCores, read_split_defines, split_k_time)
 
 STEPS = {d.name: d for d in (Naive(), Tiled(), Vectorized(), Transpose(), RegisterBlocking(), Padding(),
-                             DoubleBuffering(), WarpTiling(), SplitK(), AsyncCopy(), TensorCores())}
+                             DoubleBuffering(), WarpTiling(), SplitK(), AsyncCopy(), TensorCores(),
+                             Predication())}
 
 
 def configure(source):

@@ -159,7 +159,7 @@ class Geometry:
     def tile_range(self, group):
         """The tiles of K that work-group `group` walks through, as range(first, end): all of them in
         a whole row, slice s of SLICES in a split one."""
-        depth = self.kernel_size[2] // self.k_tile if self.k_tile else 0
+        depth = -(-self.kernel_size[2] // self.k_tile) if self.k_tile else 0  # the last one partial in step 12
         s = self.slice_of(group)[0]
         n = self.slices if self.is_split(group) else 1
         return range(s * depth // n, (s + 1) * depth // n)
@@ -184,6 +184,7 @@ class StepDef:
     """What every descriptor provides. `P` is {parameter: value}, `size` is (M, N, K)."""
     name = ""
     a_transposed = False   # the sgemm kernel reads A transposed (K x M), written by a helper kernel
+    in_place = False       # step 12: the sgemm adds split-K's slices itself (a workspace of partial blocks), no unpad
     chosen = ()            # parameters whose value 0 lets the host choose (the report shows the choice)
     host_only = ()         # parameters only the host reads: the kernels' code does not depend on them
     staging = None         # with several buffers of a tile: how the next tiles reach them ("registers", "copy")

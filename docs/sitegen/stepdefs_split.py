@@ -1,4 +1,4 @@
-"""The step descriptors of steps 9 to 11 (SplitK, AsyncCopy, TensorCores, each built on the one
+"""The step descriptors of steps 9 to 12 (SplitK, AsyncCopy, TensorCores, Predication, each built on the one
 before and on step 8's WarpTiling in stepdefs_core.py), with what step 9's host choice reads and
 computes: Device, SplitCost, split_k_time() and the constants of its model read from
 common/include/gemm_step_rules.h (read_split_defines()). Written from the kernel files, main.c and
@@ -7,6 +7,7 @@ import math
 import os
 import re
 
+from .common import round_up
 from .stepdefs_core import Tile, WarpTiling
 
 
@@ -363,3 +364,46 @@ class TensorCores(AsyncCopy):
 
     def warp_items(self, P):
         return 32
+
+
+class Predication(TensorCores):
+    """Step 11 in one launch, without its helper kernels (predication.cl): the sgemm runs on the
+    caller's M, N, K, its tiles past an edge of A or B loaded as zeros and C stored with bounds; the
+    launch is step 11's on the sizes rounded up to the tiles (R = ceil(M/TSM) rows of blocks, cols =
+    ceil(N/TSN) blocks in a row, ceil(K/TSK) tiles of K). A's tiles keep A's rows (Asub[STAGES][TSM]
+    [TSK + 4]: 4 floats of local-memory padding a row), B's are step 11's (Bsub[STAGES][TSK][TSN +
+    TILE_PAD]), both in floats. The split of K is step 11's, chosen by the same rule with one change
+    in its cost (`in_place`: no C is padded and no unpad runs; each split block's last work-group
+    reads the SLICES partial blocks, which the slices write to a workspace, and writes C)."""
+    name = "kernel12_predication"
+    a_transposed = False
+    in_place = True
+
+    def padded(self, P, size):
+        # the sizes the launch covers, in whole tiles; the kernel itself takes the caller's (kernel_size)
+        m, n, k = size
+        return round_up(m, P["TSM"]), round_up(n, P["TSN"]), round_up(k, P["TSK"])
+
+    def kernel_size(self, P, size):
+        return tuple(size)
+
+    def cost(self, P, size, device, slices, rows):
+        """split_k_cost(p, split, in_place = 1): the waves as step 11's, then each split block's last
+        work-group reading the SLICES partial blocks and writing C, (s + 1) blocks at one slot's share
+        of the bandwidth."""
+        c = super().cost(P, size, device, slices, rows)
+        per_block = 4.0 * self.flops_per_byte / (2.0 * float(P["TSK"]))
+        copies = (float(slices) + 1.0) * per_block if slices > 1 else 0.0
+        return SplitCost(c.slices, c.rows, c.whole, c.parts, c.tiles, c.time, copies)
+
+    def refusal(self, P, size):
+        m, n, k = size
+        if max(float(m) * k, float(k) * n, float(m) * n) > INT_MAX:
+            return "A, B or C would have more than 2^31-1 elements (the kernel's int indices)"
+        return super().refusal(P, size)
+
+    # Asub[STAGES][TSM][TSK + 4] (m-major, A's rows), Bsub[STAGES][TSK][TSN + TILE_PAD], in floats
+    def tiles(self, P):
+        s, tsm, tsn, tsk, pad = P["STAGES"], P["TSM"], P["TSN"], P["TSK"], P.get("TILE_PAD", 0)
+        return [Tile("Asub", "A", (s, tsm, tsk + 4), 1, ("m", "k"), 4),
+                Tile("Bsub", "B", (s, tsk, tsn + pad), 1, ("k", "n"), pad)]

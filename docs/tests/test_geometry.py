@@ -91,6 +91,11 @@ EXTRA_PARAMS["kernel11_tensor_cores"] = [
      "TC": 1, "SLICES": 2},
     {"TSM": 32, "TSN": 32, "TSK": 8, "WTM": 16, "WTN": 16, "WPTM": 4, "WPTN": 4, "WIDTH": 4, "STAGES": 2}]  # 16 lanes: refused
 
+# Step 12: as step 11's, and vectors of 2 against its edges, K split in 3
+EXTRA_PARAMS["kernel12_predication"] = [dict(p) for p in EXTRA_PARAMS["kernel11_tensor_cores"]] + [
+    {"TSM": 32, "TSN": 64, "TSK": 8, "WTM": 16, "WTN": 32, "WPTM": 2, "WPTN": 8, "WIDTH": 2, "STAGES": 2, "TC": 0,
+     "COPY": 0, "SLICES": 3}]
+
 # Steps whose kernel cltrace.py cannot run, so test_kernel_stores_loads_and_reads_what_the_descriptor_says
 # leaves them out (their launch, local memory and refusals are still checked against the plan):
 # step 11's fragments are read through casts of the tiles to float pointers, split by bit
@@ -98,7 +103,11 @@ EXTRA_PARAMS["kernel11_tensor_cores"] = [
 # the portable path's per-warp local arrays, none of which the tracer translates yet. Its ownership
 # of C and its reads are the fragment layout of mma.sync m16n8k8 written in tensor_cores.cl's header;
 # the kernel's own tests (verification at awkward sizes, a swapped fragment failing) cover the rest.
-NOT_TRACED = {"kernel11_tensor_cores"}
+# Step 12 reads its fragments as step 11 does, and adds its slices with an atomic counter and
+# volatile reads, which the tracer does not translate either; its tests at awkward sizes, its
+# mutants (a load past a row, a store past M, a slice dropped, the counter kept) and Oclgrind's
+# race checker on the portable path cover it.
+NOT_TRACED = {"kernel11_tensor_cores", "kernel12_predication"}
 
 # Step 9 traced where the slices of K are uneven, start at an odd tile (the buffers count from the
 # slice's first tile) and outnumber the tiles, and where whole rows of blocks come before split
@@ -261,7 +270,10 @@ class Geometry(unittest.TestCase):
                     # rows: a helper buffer of their own (buffer 6) when K is split, else C again
                     self.assertEqual(g.groups[1], g.full_rows + g.slices * g.split_rows)
                     self.check_sgemm_args(sgemm, g)
-                    if g.slices > 1:
+                    if g.slices > 1 and d.in_place:  # step 12: the partial blocks, a workspace (buffer 3)
+                        self.assertEqual(got["temps"][0], g.slices * g.split_rows * g.block[0] * g.grid[1])
+                        self.assertEqual(got["temps"][1], g.split_rows * g.groups[0])  # a counter per split block
+                    elif g.slices > 1:
                         self.assertEqual(got["temps"][3], (g.buffer_rows - g.copies_from) * g.kernel_size[1])
                     # step 8: the work-items of warp w (consecutive linear ids) own warp tile w
                     if g.sub_tiles:
@@ -478,7 +490,10 @@ class Geometry(unittest.TestCase):
         """The sgemm's arguments after (M, N, K, alpha, beta, AT, B, C) as the plan passes them: step
         9's copies (helper buffer 3, "buffer 6", when K is split; C's own buffer, unused, when not),
         then the scalars of the descriptor's kernel_args."""
-        if "splitRows" in g.kernel_args:
+        if "splitRows" in g.kernel_args and g.step.in_place:  # step 12: partials, counters (buffers 3, 4)
+            self.assertEqual(sgemm["args"][8:10], ["buffer 3", "buffer 4"] if g.split_rows else [sgemm["args"][7]] * 2)
+            self.assertEqual(sgemm["args"][10:], list(g.kernel_args.values()))
+        elif "splitRows" in g.kernel_args:
             self.assertEqual(sgemm["args"][8], "buffer 6" if g.split_rows else sgemm["args"][7])
             self.assertEqual(sgemm["args"][9:], list(g.kernel_args.values()))
         else:

@@ -144,7 +144,7 @@
 // bandwidth; F and TSK as there). split_k_cost() there, with in_place = 1.
 //
 // How the host builds COPY=2 and TC=2 (NVIDIA's defaults), in plan() of
-// lab/kernel12_predication/main.c: as COPY=1 and TC=1 where the GPU reports compute capability 8.0 or
+// kernel12_predication/main.c: as COPY=1 and TC=1 where the GPU reports compute capability 8.0 or
 // higher through cl_nv_device_attribute_query (queries 0x4000 and 0x4001: major*10 + minor >= 80),
 // else as COPY=0 and TC=0.
 
