@@ -141,7 +141,9 @@
 // and there is no unpad; instead each split block's last work-group reads the SLICES partial blocks
 // and writes C, alone, after the slices: cost(s) = the time the last work-group ends (as step 11's)
 // + (s + 1)*4*F/(2*TSK) tiles (a block of TSM x TSN floats read at one slot's share of the memory
-// bandwidth; F and TSK as there). split_k_cost() there, with in_place = 1.
+// bandwidth), with F = GEMM_SPLIT_FLOPS_PER_BYTE and the work-group's fixed cost G =
+// GEMM_SPLIT_GROUP_TILES of common/include/gemm_step_rules.h, as in step 11's gemm_split_k_cost():
+// split_k_cost() there, with in_place = 1.
 //
 // How the host builds COPY=2 and TC=2 (NVIDIA's defaults), in plan() of
 // kernel12_predication/main.c: as COPY=1 and TC=1 where the GPU reports compute capability 8.0 or

@@ -230,6 +230,7 @@ GLOSSARY = {
     "zero_padding": (r"\bzero-pad(?:s|ded|ding)?\b", I),
     "local_padding": (r"\blocal-memory\s+padding\b", I),
     "split_k": (r"\bsplit-K\b", I),
+    "predication": (r"\bpredicat(?:ed|ion)\b", I),
     "tf32": (r"\bTF32\b", 0),
     "ptx": (r"\bPTX\b", 0),
     "mma_sync": (r"\bmma\.sync\b", 0),

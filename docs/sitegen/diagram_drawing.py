@@ -308,6 +308,9 @@ def tiles_layout(v, width_pt):
     tallest = max(tile.float_shape[0] * tile.buffers for tile in g.tiles)
     s = min((column_pt - K_LABEL_PT) / widest, TILES_MAX_PT / tallest, FLOAT_MAX_PT)
     L = LINE_PT / s
+    # the text of a column wraps within the column as drawn: narrower than column_pt where the
+    # tallest tile sets the scale (step 12's A, TSM rows of a few floats)
+    text_pt = min(column_pt, widest * s + K_LABEL_PT)
     held = g.buffer_tiles(v.group, v.t)
     columns, height = [], 0.0
     for i, tile in enumerate(g.tiles):
@@ -320,7 +323,7 @@ def tiles_layout(v, width_pt):
             what = f"k-major, row k: {pm} = {rows_blk} rows" if k_major else f"row m: {pk} = {depth} values of k"
         else:
             what = f"row k: {pn} = {cols_blk} columns"
-        decl = textwrap.fill(f"{tile.name}{decl}{vec}: {what}", chars_in(column_pt, 8))
+        decl = textwrap.fill(f"{tile.name}{decl}{vec}: {what}", chars_in(text_pt, 8))
         y = (decl.count("\n") + 1) * L + 0.3 * L
         decl_y = y - 0.3 * L
         buffers = []
@@ -328,7 +331,7 @@ def tiles_layout(v, width_pt):
             current = tile.buffers == 1 or b == v.t % tile.buffers
             caption, caption_y = None, None
             if tile.buffers > 1:
-                caption = textwrap.fill(f"buffer {b}: " + buffer_text(g, v.group, *held[b]), chars_in(column_pt, 7.5))
+                caption = textwrap.fill(f"buffer {b}: " + buffer_text(g, v.group, *held[b]), chars_in(text_pt, 7.5))
                 y += (caption.count("\n") + 1) * 0.95 * L + 0.3 * L
                 caption_y = y - 0.25 * L
             buffers.append((b, caption, caption_y, y, current))
