@@ -343,9 +343,6 @@ FIGURES = [
     (r"On both GPUs step 10 is slightly faster than step 9 at every size from 4095 up", step10_faster_from_4095),
     (r"with CODE the same kernel runs several times slower on NVIDIA's driver", portable_copy_several_times_slower),
     (r"NVIDIA's driver runs it several times slower than CODE", portable_copy_several_times_slower),
-    (r"Below that it is slower at most sizes, clearly so at 2048",
-     most_below(10, 9, lambda s, r: s[0] < 4095, lowest=(2048,) * 3)),
-    (r"That is also why the step loses where the GPU is not full", most_below(10, 9, lambda s, r: s[0] < 4095)),
     # step 11
     (r"TF32 values: floats cut to 10 bits of mantissa", not_measured("the format's definition")),
     (r"A GEMM on TF32 alone is hundreds of times less accurate than FP32", tf32_hundreds_of_times_less_accurate),
