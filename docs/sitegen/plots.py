@@ -19,6 +19,19 @@ def fp32_programs(programs):
     return [p for p in programs if p not in NOT_FP32]
 
 
+# The peers' order along an x axis of programs: the two-line "CPU BLAS" between the two long
+# one-word names, which side by side ran into each other once the twelfth step took its place
+PEER_AXIS_ORDER = ("clblast", "cpu_blas", "cublas")
+
+
+def axis_order(programs):
+    """The programs in the order of an x axis: the steps as given, then the peers (PEER_AXIS_ORDER,
+    any other after them)."""
+    rank = {p: i for i, p in enumerate(PEER_AXIS_ORDER)}
+    return ([p for p in programs if is_step(p)]
+            + sorted((p for p in programs if not is_step(p)), key=lambda p: rank.get(p, len(rank))))
+
+
 # One look per device on the plot of every device, so that two devices with the same numbers (the
 # H100 and the H200) both show: the first's line under the second's, its larger open markers around
 # the second's filled ones
@@ -54,7 +67,7 @@ def ordered_programs(results):
         for p in r.programs:
             if p not in programs:
                 programs.append(p)
-    return sorted(fp32_programs(programs), key=lambda p: (not is_step(p), p if is_step(p) else ""))
+    return axis_order(sorted(fp32_programs(programs), key=lambda p: (not is_step(p), p if is_step(p) else "")))
 
 
 def log_ticks(ax, low, high):
@@ -69,7 +82,7 @@ def plot_device(r, path):
     """Bars: GFLOPS of each program at the headline size on one device (linear scale), the value on
     each bar, the measured FMA peak as a dashed line."""
     plt = drawing.pyplot()
-    bars = [(p, r.gflops(p)) for p in fp32_programs(r.programs) if r.gflops(p) is not None]
+    bars = [(p, r.gflops(p)) for p in axis_order(fp32_programs(r.programs)) if r.gflops(p) is not None]
     fig, ax = plt.subplots(figsize=(drawing.MAX_WIDTH_IN, 3.9))
     xs = list(range(len(bars)))
     colours = [STEP_COLOUR if is_step(p) else PEER_COLOUR for p, _ in bars]

@@ -34,7 +34,7 @@ def copies(rows, cols):
 
 def draw(path):
     plt = drawing.pyplot()
-    fig = plt.figure(figsize=(drawing.MAX_WIDTH_IN - 0.1, 4.6))
+    fig = plt.figure(figsize=(drawing.MAX_WIDTH_IN - 0.1, 3.1))
     ax = fig.add_axes([0.01, 0.01, 0.98, 0.86])
     ax.set_axis_off()
     gap = TSK + 6.0
