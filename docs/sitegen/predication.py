@@ -9,7 +9,7 @@ import csv
 import os
 
 from . import drawing
-from .common import InputError, md_escape, write
+from .common import InputError, fmt_gflops, md_escape, write
 
 KERNEL = os.path.join("kernel12_predication", "predication.cl")
 RULE = "const int inside = row < rows ? min(max(cols - col, 0), WIDTH) : 0;"
@@ -102,15 +102,16 @@ def targets_table(results):
     return "\n".join(out) + "\n"
 
 
-DRAFT = "nvidia-h100-step12-draft.csv"
+DRAFT = "nvidia-h100-step12-draft.csv"   # the draft's sweep on the H100
+POCL = "pocl-cpu-step12.csv"              # step 12 beside step 11 on PoCL
 
 
-def draft_table(tuning_dir):
-    """The draft's sweep (lab/tuning/nvidia-h100-step12-draft.csv, one bench.py run): at each size,
-    step 12 over cuBLAS and over step 11, medians, with the kernels' parts of step 11 (its helpers)."""
-    path = os.path.join(tuning_dir, DRAFT)
+def draft_table(tuning_dir, name=DRAFT):
+    """A bench.py sweep of lab/tuning/ (`name`, one run): at each size, step 12 over cuBLAS (where it
+    ran) and over step 11, medians, with the kernels' parts of step 11 (its helpers)."""
+    path = os.path.join(tuning_dir, name)
     if not os.path.isfile(path):  # a tuning directory of another site (a test's, a reader's)
-        return f"<div class=\"para\">No `{DRAFT}` in this site's tuning records.</div>\n"
+        return f"<div class=\"para\">No `{name}` in this site's tuning records.</div>\n"
     with open(path, newline="", encoding="utf-8") as f:
         rows = [r for r in csv.DictReader(f) if r.get("gflops") and r["status"] in ("PASS", "UNVERIFIED")]
     by = {(r["step"], (int(r["m"]), int(r["n"]), int(r["k"]))): r for r in rows}
@@ -121,7 +122,7 @@ def draft_table(tuning_dir):
         ratio = lambda step: (f"{g12 / float(by[(step, size)]['gflops']):.2f}" if (step, size) in by else "-")  # noqa: E731
         s11 = by.get(("kernel11_tensor_cores", size))
         launches = ", ".join(p.split(":")[0] for p in s11["parts"].split(";")) if s11 else "-"
-        out.append(f"| {' x '.join(map(str, size))} | {g12:.0f} | {ratio('cublas')} | {ratio('kernel11_tensor_cores')} "
+        out.append(f"| {' x '.join(map(str, size))} | {fmt_gflops(g12)} | {ratio('cublas')} | {ratio('kernel11_tensor_cores')} "
                    f"| {md_escape(launches)} |")
     return "\n".join(out) + "\n"
 
@@ -129,6 +130,7 @@ def draft_table(tuning_dir):
 def render(ctx):
     write(os.path.join(ctx.out, "step12_targets.md"), targets_table(ctx.results))
     write(os.path.join(ctx.out, "lab12_draft.md"), draft_table(ctx.tuning_dir))
+    write(os.path.join(ctx.out, "lab12_pocl.md"), draft_table(ctx.tuning_dir, POCL))
     with open(os.path.join(ctx.source, KERNEL), encoding="utf-8") as f:
         if RULE not in f.read():
             raise InputError(f"{KERNEL} no longer holds copyRow()'s rule `{RULE}`: update docs/sitegen/predication.py")
