@@ -37,6 +37,8 @@ gemm_kernel_mutant(precision_tf32_a ${async_copy} "${product}"
 # step 11 without its lo*hi product, and with lo*lo typed for hi*lo
 gemm_kernel_mutant(precision_no_lo_hi ${tensor_cores} "MMA(part, LO, i, HI, j);" "")
 gemm_kernel_mutant(precision_lo_lo ${tensor_cores} "MMA(part, HI, i, LO, j);" "MMA(part, LO, i, LO, j);")
+# step 12, which keeps step 11's products, without its lo*hi product
+gemm_kernel_mutant(precision_step12_no_lo_hi kernel12_predication/predication.cl "MMA(part, LO, i, HI, j);" "")
 # step 11 with lane 5's remainders of A read from the fragment's other row (g+8 for g, g for g+8)
 set(a_rows "for (int r = 0; r < 4; r++)  // A(m, k) is A^T's row k, column m")
 gemm_kernel_mutant(precision_lane_lo_row ${tensor_cores} "${a_rows}" "${a_rows}
@@ -54,7 +56,10 @@ foreach(case "step11_one_product|kernel11_tensor_cores|-D PRODUCTS=1|32x64x20971
              "step11_no_lo_hi|kernel11_tensor_cores|precision_no_lo_hi|32x64x1048576 17x33x65 8x8x8"
              "step11_lo_lo|kernel11_tensor_cores|precision_lo_lo|32x64x1048576 17x33x65 8x8x8"
              "step11_lane_lo_row|kernel11_tensor_cores|precision_lane_lo_row|64x128x65536 17x33x65 64x128x8"
-             "step6_skips_small|kernel06_padding|precision_skips_small|64x64x65536 17x33x65 1x1x1")
+             "step6_skips_small|kernel06_padding|precision_skips_small|64x64x65536 17x33x65 1x1x1"
+             # step 12's products are step 11's (their deep cases above): its awkward sizes here
+             "step12_one_product|kernel12_predication|-D PRODUCTS=1|17x33x65 8x8x8"
+             "step12_no_lo_hi|kernel12_predication|precision_step12_no_lo_hi|17x33x65 1000x1001x999 8x8x8")
   string(REPLACE "|" ";" fields "${case}")
   list(GET fields 0 name)
   list(GET fields 1 step)
