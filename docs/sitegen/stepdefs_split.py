@@ -7,7 +7,6 @@ import math
 import os
 import re
 
-from .common import round_up
 from .stepdefs_core import Tile, WarpTiling
 
 
@@ -379,11 +378,7 @@ class Predication(TensorCores):
     a_transposed = False
     in_place = True
 
-    def padded(self, P, size):
-        # the sizes the launch covers, in whole tiles; the kernel itself takes the caller's (kernel_size)
-        m, n, k = size
-        return round_up(m, P["TSM"]), round_up(n, P["TSN"]), round_up(k, P["TSK"])
-
+    # padded() (step 6's): the sizes the launch covers, in whole tiles; the kernel takes the caller's
     def kernel_size(self, P, size):
         return tuple(size)
 
