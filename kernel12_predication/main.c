@@ -20,14 +20,19 @@ static const gemm_param_info params[] = {
     GEMM_PARAM_SLICES,
     GEMM_PARAM_SPLIT_ROWS,
     GEMM_PARAM_GROUPS_PER_CU,
+    GEMM_PARAM_TILE_BY_SIZE,
 };
 
-// Step 11's checks (gemm_require_tensor_cores()), and one launch: the sgemm on the caller's sizes, with bounds in the kernel
+// The tile halved where the problem is small (TILE_BY_SIZE, gemm_tile_by_size()), step 11's checks
+// (gemm_require_tensor_cores()), and one launch: the sgemm on the caller's sizes, with bounds in the kernel
 // (gemm_plan_predicated()). COPY = 1 is cp.async with a source size, TC = 1 mma.sync: both are refused on
 // a device that does not have them; TC = 2 and COPY = 2 (the NVIDIA defaults) choose 1 where the
 // device has the instructions, else 0. See predication.cl.
-static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
+static int plan(const gemm_problem *given, gemm_plan *plan, gemm_msg *msg)
 {
+    gemm_problem halved;
+    gemm_defines halved_params;
+    const gemm_problem *p = gemm_tile_by_size(given, plan, &halved, &halved_params);
     const int has_sm80 = p->device->nv_compute_capability >= 80;
     const long wtm = gemm_param(p, "WTM"), wtn = gemm_param(p, "WTN"), tsk = gemm_param(p, "TSK");
     const long pad = gemm_param(p, "TILE_PAD");

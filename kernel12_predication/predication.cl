@@ -124,17 +124,27 @@
 //             whose CL_DEVICE_VENDOR contains "NVIDIA"; a device that is no GPU takes the CPU's.
 //             CPU:        TSM=32 TSN=64 TSK=16 WTM=32 WTN=64 WPTM=8 WPTN=8 WIDTH=8 STAGES=2 COPY=0
 //                         TILE_PAD=0 TC=0 PRODUCTS=3 PROMOTE=1 SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=1
+//                         TILE_BY_SIZE=0
 //             NVIDIA GPU: TSM=128 TSN=128 TSK=8 WTM=64 WTN=64 WPTM=16 WPTN=8 WIDTH=4 STAGES=4 COPY=2
 //                         TILE_PAD=8 TC=2 PRODUCTS=3 PROMOTE=1 SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=2
+//                         TILE_BY_SIZE=1
 //             other GPUs: TSM=64 TSN=64 TSK=8 WTM=16 WTN=64 WPTM=4 WPTN=8 WIDTH=4 STAGES=2 COPY=0
 //                         TILE_PAD=0 TC=0 PRODUCTS=3 PROMOTE=1 SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=2
+//                         TILE_BY_SIZE=0
 //
-// Host-only parameters: SLICES, SPLIT_ROWS and GROUPS_PER_CU are no macros of this file. The host
-// reads them (-D sets them like the others) to choose the split of K, which reaches the kernel as
-// its launch geometry and its splitRows argument:
+// Host-only parameters: SLICES, SPLIT_ROWS, GROUPS_PER_CU and TILE_BY_SIZE are no macros of this
+// file. The host reads them (-D sets them like the others) to choose the split of K, which reaches
+// the kernel as its launch geometry and its splitRows argument, and the tile:
 //   SLICES: 0 (the default) lets the host choose, n > 0 forces n slices and at least one split row;
 //   SPLIT_ROWS: 0 (the default) lets the host choose, n > 0 splits the last min(n, R) rows;
-//   GROUPS_PER_CU: work-groups a compute unit runs at once, in the host's model of the device.
+//   GROUPS_PER_CU: work-groups a compute unit runs at once, in the host's model of the device;
+//   TILE_BY_SIZE: 1 (NVIDIA's default) halves TSM, TSN, WTM, WTN, WPTM and WPTN where even a tile of
+//     half the sides makes no more blocks of C than the device has compute units,
+//     ceil(M/(TSM/2))*ceil(N/(TSN/2)) <= compute units (at 256 and 512 on a GPU of 132), if the
+//     halved values meet the constraints above; the kernel is then built with the halved values
+//     and TILE_BY_SIZE=0, which the host reports (gemm_tile_by_size(), common/src/gemm_step_rules.c).
+//     The work-group keeps its work-items and each warp its 32 lanes; there are four times as many
+//     blocks, each a quarter of the work. 0: the tile as given, at every size.
 // How the host chooses them where SLICES and SPLIT_ROWS are 0: step 11's rule (gemm_split_k_choose(),
 // common/src/gemm_step_rules.c, written out in kernel11_tensor_cores/tensor_cores.cl), with
 // Mp = R*TSM, Np = cols*TSN and Kp = ceil(K/TSK)*TSK, and one change in its cost: no C is padded

@@ -18,7 +18,7 @@ MAX_LINES = 80
 MAX_MAIN_LINES = 50
 # Parameters that belong to one step's idea: the runner must not know them
 STEP_PARAMS = ("TS", "TSM", "TSN", "TSK", "WPTM", "WPTN", "WTM", "WTN", "WIDTH", "LANE_SQUARES", "SLICES",
-               "SPLIT_ROWS", "GROUPS_PER_CU", "STAGES", "COPY", "TRANSPOSE_TILE", "TRANSPOSE_PAD")
+               "SPLIT_ROWS", "GROUPS_PER_CU", "TILE_BY_SIZE", "STAGES", "COPY", "TRANSPOSE_TILE", "TRANSPOSE_PAD")
 
 
 def functions(path):

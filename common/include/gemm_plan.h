@@ -85,7 +85,7 @@ typedef struct gemm_launch {
 } gemm_launch;
 
 /** @brief The most parameters a plan chooses itself (gemm_plan::chosen). */
-#define GEMM_MAX_CHOSEN 4
+#define GEMM_MAX_CHOSEN 12
 
 /** @brief Everything one run of a step enqueues, in order. */
 typedef struct gemm_plan {
@@ -98,7 +98,7 @@ typedef struct gemm_plan {
                                                   zero, which verification checks (gemm_plan_counters()) */
     const char *chosen[GEMM_MAX_CHOSEN];     /**< parameters the plan chose itself (their `-D` value meant
                                                   "automatic": step 9's SLICES=0 and SPLIT_ROWS=0, step 10's
-                                                  COPY=2), NULL after the last */
+                                                  COPY=2, step 12's halved tile), NULL after the last */
     long chosen_value[GEMM_MAX_CHOSEN];      /**< the values chosen: the report and the kernel's build see them */
 } gemm_plan;
 

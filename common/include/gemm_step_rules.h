@@ -58,6 +58,9 @@ extern "C" {
 /** @brief GROUPS_PER_CU: how many sgemm work-groups a compute unit runs at once (for choosing SLICES). */
 #define GEMM_PARAM_GROUPS_PER_CU \
     {"GROUPS_PER_CU", 1, 64, "work-groups of the sgemm that one compute unit runs at once, for choosing SLICES"}
+/** @brief TILE_BY_SIZE: step 12 halves its tile where the problem is small (gemm_tile_by_size()). */
+#define GEMM_PARAM_TILE_BY_SIZE \
+    {"TILE_BY_SIZE", 0, 1, "1: where even a tile of half the sides (TSM/2 x TSN/2) makes no more blocks of C than the device has compute units, the host halves TSM, TSN, WTM, WTN, WPTM and WPTN (the same work-items, each with a quarter of the block) and reports the halved values with TILE_BY_SIZE=0; 0: the tile as given, at every size"}
 /** @brief STAGES: local tiles in step 10's ring of asynchronous copies. */
 #define GEMM_PARAM_STAGES \
     {"STAGES", 2, 8, "local tiles of A^T and of B in the ring: the copies of the next STAGES-1 tiles run while one is used"}
@@ -203,6 +206,23 @@ int gemm_plan_split_k_auto(const gemm_problem *p, gemm_plan *plan, size_t sgemm_
  * @return 0 or #GEMM_EXIT_BAD_INPUT with @p msg filled.
  */
 int gemm_require_tensor_cores(gemm_msg *msg, const gemm_problem *p, int step);
+
+/**
+ * @brief Step 12's tile by size (TILE_BY_SIZE = 1): where a tile of half the sides still makes no more
+ * blocks of C than the device has compute units (ceil(M/(TSM/2)) * ceil(N/(TSN/2)) <= compute units),
+ * so that the given tile would leave three quarters of them or more without a block of their own, the
+ * problem's TSM, TSN, WTM, WTN, WPTM and WPTN are halved (the work-group keeps its work-items, the
+ * warp its lanes) if the halved values pass gemm_require_tensor_cores(); the plan records them, and
+ * TILE_BY_SIZE = 0, as chosen (gemm_plan_choose()), so that the report, the build and a second plan of
+ * the same run see the tile as built.
+ * @param p the problem as given
+ * @param plan the plan that records the halved values as chosen
+ * @param halved filled with @p p, its parameters @p halved_params, when the tile is halved
+ * @param halved_params filled with @p p's parameters, the tile halved and TILE_BY_SIZE = 0
+ * @return @p p, or @p halved with the halved tile.
+ */
+const gemm_problem *gemm_tile_by_size(const gemm_problem *p, gemm_plan *plan, gemm_problem *halved,
+                                      gemm_defines *halved_params);
 
 /**
  * @brief Step 12's plan: one launch of its sgemm on the caller's M, N and K, nothing padded or

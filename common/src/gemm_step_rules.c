@@ -408,3 +408,32 @@ int gemm_plan_predicated(const gemm_problem *p, gemm_plan *plan, size_t sgemm_lo
     l->local_mem_bytes = sgemm_local_bytes;
     return 0;
 }
+
+const gemm_problem *gemm_tile_by_size(const gemm_problem *p, gemm_plan *plan, gemm_problem *halved,
+                                      gemm_defines *halved_params)
+{
+    static const char *const sides[] = {"TSM", "TSN", "WTM", "WTN", "WPTM", "WPTN"};
+    const int count = (int)(sizeof sides / sizeof sides[0]);
+    if (!gemm_param(p, "TILE_BY_SIZE"))
+        return p;
+    const long tsm = gemm_param(p, "TSM") / 2, tsn = gemm_param(p, "TSN") / 2;
+    if (tsm < 1 || tsn < 1 ||
+        (double)((p->m + tsm - 1) / tsm) * (double)((p->n + tsn - 1) / tsn) > (double)p->device->compute_units)
+        return p;
+    gemm_msg ignored; /* a halved tile the step refuses is simply not taken */
+    *halved_params = *p->params;
+    *halved = *p;
+    halved->params = halved_params;
+    for (int i = 0; i < count; i++) {
+        const long side = gemm_param(p, sides[i]);
+        if (side % 2 || gemm_defines_set(halved_params, sides[i], side / 2, &ignored))
+            return p;
+    }
+    if (gemm_defines_set(halved_params, "TILE_BY_SIZE", 0, &ignored) ||
+        gemm_require_tensor_cores(&ignored, halved, 12))
+        return p;
+    for (int i = 0; i < count; i++)
+        gemm_plan_choose(plan, sides[i], gemm_param(halved, sides[i]));
+    gemm_plan_choose(plan, "TILE_BY_SIZE", 0);
+    return halved;
+}

@@ -377,6 +377,40 @@ class Predication(TensorCores):
     name = "kernel12_predication"
     a_transposed = False
     in_place = True
+    host_only = TensorCores.host_only + ("TILE_BY_SIZE",)
+    SIDES = ("TSM", "TSN", "WTM", "WTN", "WPTM", "WPTN")  # what TILE_BY_SIZE = 1 halves
+
+    def halved(self, P, size, device=None):
+        """gemm_tile_by_size(): P with TSM, TSN, WTM, WTN, WPTM and WPTN halved and TILE_BY_SIZE = 0
+        where TILE_BY_SIZE = 1 and a tile of half the sides makes no more blocks of C than the device
+        has compute units, if the step takes the halved values; else None."""
+        device = device or Device()
+        if not P.get("TILE_BY_SIZE"):
+            return None
+        tsm, tsn = P["TSM"] // 2, P["TSN"] // 2
+        if tsm < 1 or tsn < 1 or -(-size[0] // tsm) * -(-size[1] // tsn) > device.compute_units:
+            return None
+        if any(P[k] % 2 for k in self.SIDES):
+            return None
+        out = dict(P, TILE_BY_SIZE=0, **{k: P[k] // 2 for k in self.SIDES})
+        return None if TensorCores.refusal(self, out, size) else out  # the halved tile's own checks
+
+    def resolve(self, P, size, device=None):
+        return super().resolve(self.halved(P, size, device) or P, size, device)
+
+    def chosen_values(self, P, size, device=None):
+        halved = self.halved(P, size, device)
+        out = super().chosen_values(halved or P, size, device)
+        if halved:
+            out.update({k: halved[k] for k in self.SIDES + ("TILE_BY_SIZE",)})
+        return out
+
+    def same_params(self, recorded, defaults):
+        """As step 11's, and a run at a size where the host halved the tile (TILE_BY_SIZE=1 in the
+        defaults, 0 with half of each side in the run) is one of the defaults too."""
+        if defaults.get("TILE_BY_SIZE") == 1 and recorded.get("TILE_BY_SIZE") == 0:
+            defaults = dict(defaults, TILE_BY_SIZE=0, **{k: defaults[k] // 2 for k in self.SIDES if k in defaults})
+        return super().same_params(recorded, defaults)
 
     # padded() (step 6's): the sizes the launch covers, in whole tiles; the kernel takes the caller's
     def kernel_size(self, P, size):
