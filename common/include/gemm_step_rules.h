@@ -60,7 +60,7 @@ extern "C" {
     {"GROUPS_PER_CU", 1, 64, "work-groups of the sgemm that one compute unit runs at once, for choosing SLICES"}
 /** @brief TILE_BY_SIZE: step 12 halves its tile where the problem is small (gemm_tile_by_size()). */
 #define GEMM_PARAM_TILE_BY_SIZE \
-    {"TILE_BY_SIZE", 0, 1, "1: where even a tile of half the sides (TSM/2 x TSN/2) makes no more blocks of C than the device has compute units, the host halves TSM, TSN, WTM, WTN, WPTM and WPTN (the same work-items, each with a quarter of the block) and reports the halved values with TILE_BY_SIZE=0; 0: the tile as given, at every size"}
+    {"TILE_BY_SIZE", 0, 1, "1: where even a tile of half the sides (TSM/2 x TSN/2) makes no more blocks of C than the device has compute units, the host halves TSM, TSN, WTM, WTN, WPTM and WPTN (the same work-items, each computing a quarter of the elements it did) and reports the halved values with TILE_BY_SIZE=0; 0: the tile as given, at every size"}
 /** @brief STAGES: local tiles in step 10's ring of asynchronous copies. */
 #define GEMM_PARAM_STAGES \
     {"STAGES", 2, 8, "local tiles of A^T and of B in the ring: the copies of the next STAGES-1 tiles run while one is used"}
