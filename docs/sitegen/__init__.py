@@ -13,9 +13,9 @@ calls and a docstring naming the files it writes:
   diffs.py          the diff of each step against the previous one
   tables.py         the results tables and the per-step sentences
   arithmetic.py     the arithmetic of each step with each device's parameters; compiler reports
-  tuning_grids.py, tuning_split_k.py, tuning_ablation.py, tuning_step11.py
+  tuning_grids.py, tuning_split_k.py, tuning_ablation.py, tuning_step11.py, tuning_step12.py
                     the tables drawn from the tuning records: steps 4 to 8, the split of K,
-                    one change at a time, step 11's variants
+                    one change at a time, step 11's variants, step 12's copies
   plots.py          the plots of the results
   figures.py        the rooflines, each step against the one before, the spread of the tuning runs
   diagrams.py       the diagram of each step's work-group, tiles and work-items (drawn by
