@@ -9,6 +9,7 @@
 # step 12 at TSK = 16 verified at awkward sizes with the three pairs of alpha and beta, then two
 # rounds of timings with cuBLAS. Step 11's line gives its sgemm's time alone, beside its helpers'.
 # Run after bench/gpu_setup.sh and `. BUILD/env.sh`:  lab/exp_step12_depth.sh BUILD
+# (ROUNDS=n in the environment: n rounds of timings, 2 if unset)
 set -u
 build=${1:?usage: lab/exp_step12_depth.sh BUILD_DIR}
 k12=$build/kernel12_predication/kernel12_predication
@@ -33,7 +34,7 @@ for s in "129 65 257" "1000 1001 999" "4095 4097 1000"; do
 done
 strip() { sed -E 's/ WTM=64 WTN=64 WPTM=16 WPTN=8 WIDTH=4//; s/ TILE_PAD=8 TC=1 PRODUCTS=3 PROMOTE=1//; s/ TRANSPOSE_TILE=16 TRANSPOSE_PAD=1//; s/; error.*//'; }
 run() { "$@" --brief --no-exact --no-verify --repeat 20 --warmup 5 2>&1 | grep -E 'PASS|FAIL|UNVERIFIED|rror' | strip; }
-for round in 1 2; do
+for round in $(seq 1 "${ROUNDS:-2}"); do
   for s in "2048 2048 2048" "4096 4096 4096" "8192 8192 8192" "4097 4097 4097" "1000 3000 500"; do
     set -- $s
     sz="-m $1 -n $2 -k $3"
