@@ -18,18 +18,20 @@ deep="-D TSK=16 -D STAGES=2"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 date -u +%FT%TZ
 git log -1 --format='commit %h' 2>/dev/null
-for p in "$k11" "$k11 $deep" "$k12" "$k12 $deep"; do
-  echo "== ptxas $(basename "${p%% *}") ${p#* }"
-  # shellcheck disable=SC2086
-  CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose $p --size 1024 --no-verify 2>&1 |
-    grep -E '^ptxas.*(registers|spill)'
+for prog in "$k11" "$k12"; do
+  for opts in "" "$deep"; do
+    echo "== ptxas $(basename "$prog") ${opts:-(defaults)}"
+    # shellcheck disable=SC2086
+    CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose "$prog" --size 1024 --no-verify $opts 2>&1 |
+      grep -E '^ptxas.*(registers|spill)'
+  done
 done
 echo "== verify step 12 $deep"
 for s in "129 65 257" "1000 1001 999" "4095 4097 1000"; do
   set -- $s
   for ab in "" "--beta 1" "--alpha -1.5 --beta 0.5"; do
     # shellcheck disable=SC2086
-    $k12 -m $1 -n $2 -k $3 $ab $deep --brief --repeat 1 --warmup 0 2>&1 | grep -E 'PASS|FAIL|rror' | cut -c1-40 | sed "s/\$/ $ab/"
+    $k12 -m $1 -n $2 -k $3 $ab $deep --brief --repeat 1 --warmup 0 2>&1 | grep -E 'PASS|FAIL|rror' | sed -E 's/ TSM=.*//' | sed "s/\$/ $ab/"
   done
 done
 strip() { sed -E 's/ WTM=64 WTN=64 WPTM=16 WPTN=8 WIDTH=4//; s/ TILE_PAD=8 TC=1 PRODUCTS=3 PROMOTE=1//; s/ TRANSPOSE_TILE=16 TRANSPOSE_PAD=1//; s/; error.*//'; }
