@@ -449,6 +449,19 @@ def step11_sgemm_alone_beats_targets(d):
     return "; ".join(bad) or (None if rows else "no sweep has step 11 beside cuBLAS at the targets' sizes")
 
 
+def step11_sgemm_alone_below_large_targets(d):
+    """lab12: 'On every recorded device step 11's sgemm alone is below 1.3 times cuBLAS at 4096 and
+    8192': at both sizes, in each sweep of step11_target_parts.md's rows that has them, cuBLAS's time
+    over the sgemm kernel's alone is under 1.3; and both sizes have such a row."""
+    from .fragments import target_parts
+    rows = [r for r in target_parts(d.tuning) if r[1] in ((4096, 4096, 4096), (8192, 8192, 8192))]
+    bad = [f"{device} at {size_short(size)}: {c / sgemm:.3f}x"
+           for device, size, _, _, sgemm, _, c in rows if c / sgemm >= 1.3]
+    if {r[1] for r in rows} != {(4096, 4096, 4096), (8192, 8192, 8192)}:
+        bad.append("no sweep has step 11 beside cuBLAS at both 4096 and 8192")
+    return "; ".join(bad) or None
+
+
 def describes_the_pages(d):
     return None
 
@@ -470,6 +483,8 @@ CLAIMS = [
      run21_smaller_blocks_lose),
     (r"At every one of these sizes the sgemm alone comes within a percent of what its target\s+asks or beats it",
      step11_sgemm_alone_beats_targets),
+    (r"On every recorded device step 11's sgemm alone is below 1\.3 times cuBLAS at 4096\s+and\s+8192",
+     step11_sgemm_alone_below_large_targets),
     # what a page shows, not a claim about the data
     (r"what it gained on every device we recorded", describes_the_pages),
     (r"^Step \d+ (?:on|against) (?:step \d+ at )?every (?:recorded device|(?:square )?size)", describes_the_pages),

@@ -211,6 +211,22 @@ with tempfile.TemporaryDirectory() as tmp:
     if not any("is not what the data say" in p for p in got):
         failures.append(f"a hand-checked sentence on data that contradict it: not caught ({got})")
 
+    # lab12's claim that step 11's sgemm alone is below 1.3 times cuBLAS at 4096 and 8192, on a
+    # made-up sweep whose sgemm is 1.4 times faster than cuBLAS at both sizes, then 1.2 times
+    def sweep_with(ratio):
+        path = os.path.join(tmp, f"made-up-{ratio}.csv")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("step,m,n,k,gflops,median_ms,parts\n")
+            for n in (4096, 8192):
+                f.write(f"kernel11_tensor_cores,{n},{n},{n},1,1.1,sgemm:1.0/0.9;transpose A:0.1/0.1\n"
+                        f"cublas,{n},{n},{n},1,{ratio},\n")
+        return [types.SimpleNamespace(path=path, device={("P", "Made-up GPU")})]
+    fast = claims.Data(ctx.results, sweep_with(1.4), ctx.steps, ctx.defaults, None, gen)
+    slow_core = claims.Data(ctx.results, sweep_with(1.2), ctx.steps, ctx.defaults, None, gen)
+    if not claims.step11_sgemm_alone_below_large_targets(fast) or claims.step11_sgemm_alone_below_large_targets(slow_core):
+        failures.append("lab12's claim of step 11's sgemm below 1.3 times cuBLAS: a sweep at 1.4x not caught, "
+                        "or one at 1.2x refused")
+
 for f in failures:
     print(f"FAILED: {f}")
 print("docs.claims:", f"{len(failures)} failures" if failures else
