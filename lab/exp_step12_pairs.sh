@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Step 12's reads of A's fragments, on a lent NVIDIA GPU: the kernel beside the variant `pairs` of
+# lab/exp_step12_pairs.py (a lane's two values of A along k read as one float2, k reordered, with
+# -D TILE_PAD=4), with step 11 and cuBLAS. First each build's
+# registers and local memory, `pairs` verified at awkward sizes with the three (alpha, beta) pairs
+# and with K split, then ROUNDS rounds (2 if unset) at 512, 2048, 4096, 8192, 4097 and
+# 1000x3000x500. Run after bench/gpu_setup.sh and `. BUILD/env.sh`:  lab/exp_step12_pairs.sh BUILD
+set -u
+build=${1:?usage: lab/exp_step12_pairs.sh BUILD_DIR}
+k12=$build/kernel12_predication/kernel12_predication
+k11=$build/kernel11_tensor_cores/kernel11_tensor_cores
+exp=lab/exp
+python3 lab/exp_step12_pairs.py kernel12_predication/predication.cl $exp >/dev/null || exit 1
+pairs="--kernel-file $exp/step12_pairs.cl -D TILE_PAD=4"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+date -u +%FT%TZ
+git log -1 --format='commit %h' 2>/dev/null
+for opts in "" "$pairs"; do
+  echo "== ptxas kernel12_predication ${opts:-(defaults)}"
+  # shellcheck disable=SC2086
+  CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose $k12 --size 1024 --no-verify $opts 2>&1 |
+    grep -E '^ptxas.*(registers|spill)'
+done
+echo "== verify pairs"
+for s in "129 65 257" "17 33 65" "1000 1001 999" "130 131 67" "1 1 8" "4095 4097 1000"; do
+  set -- $s
+  for ab in "" "--beta 1" "--alpha -1.5 --beta 0.5"; do
+    # shellcheck disable=SC2086
+    $k12 -m $1 -n $2 -k $3 $ab $pairs --brief --repeat 1 --warmup 0 2>&1 | grep -E 'PASS|FAIL|rror' | sed -E 's/ TSM=.*//' | sed "s/\$/ $ab/"
+  done
+done
+# shellcheck disable=SC2086
+$k12 -m 300 -n 260 -k 1001 -D SLICES=3 --beta 1 $pairs --brief --repeat 1 --warmup 0 2>&1 | sed -E 's/ TSM=.*//; s/$/ SLICES=3 --beta 1/'
+strip() { sed -E 's/ WTM=64 WTN=64 WPTM=16 WPTN=8 WIDTH=4//; s/ TC=1 PRODUCTS=3 PROMOTE=1//; s/ TRANSPOSE_TILE=16 TRANSPOSE_PAD=1//; s/; error.*//'; }
+run() { "$@" --brief --no-exact --no-verify --repeat 20 --warmup 5 2>&1 | grep -E 'PASS|FAIL|UNVERIFIED|rror' | strip; }
+for round in $(seq 1 "${ROUNDS:-2}"); do
+  for s in "512 512 512" "2048 2048 2048" "4096 4096 4096" "8192 8192 8192" "4097 4097 4097" "1000 3000 500"; do
+    set -- $s
+    sz="-m $1 -n $2 -k $3"
+    echo "== round $round, $s"
+    # shellcheck disable=SC2086
+    { run "$build"/bench/peer_cublas $sz; run $k11 $sz; run $k12 $sz; run $k12 $sz $pairs; }
+  done
+done
+date -u +%FT%TZ
