@@ -3,6 +3,12 @@
   - lab12_copies.md: lab/exp_step12_copies.sh's log (NAME-step12-copies.log): step 12 beside the
     variants of its copies (lab/exp_step12_copies.py) and beside no split of K, with step 11, each
     over cuBLAS, and each kernel's registers.
+  - lab12_depth.md: lab/exp_step12_depth.sh's log (NAME-step12-depth.log): steps 11 and 12 at their
+    defaults and at TSK = 16, step 11's sgemm alone, step 12 with its copies through L1, each over
+    cuBLAS, and step 12 over step 11's sgemm alone at each depth.
+  - lab12_pairs.md: lab/exp_step12_pairs.sh's log (NAME-step12-pairs.log): step 12 beside its
+    variant that reads A's fragments two floats at a time, with step 11, each over cuBLAS, and each
+    kernel's registers.
 """
 import os
 import re
@@ -16,16 +22,16 @@ COPIES_NAMES = {"hoisted": "step 12, sources and bounds worked out once (hoisted
                 "nobounds": "step 12 with no bounds (nobounds; right only at multiples of the tiles)"}
 
 
-def copies_table(tuning_dir, name=COPIES):
-    """lab/exp_step12_copies.sh's log: each run's GFLOPS over cuBLAS's at the same size, both the
-    median of the log's rounds, and each kernel's registers and spills."""
-    path = os.path.join(tuning_dir, name)
-    if not os.path.isfile(path):
-        return f"<div class=\"para\">No `{name}` in this site's tuning records.</div>\n"
+def read_rounds(path, label):
+    """The timings of a log of rounds (`== round R, M N K`, then one line per run): {(size, run):
+    [GFLOPS, one per round]}. label(program, line, seen) names a run (seen: the runs before it in
+    its block), or None for a line that is none of the script's runs: an error. A step 11 line
+    that gives its sgemm's time adds the run "<its name>, sgemm alone": the size's flops over that
+    time. Also the compiler's reports (`== ptxas NAME` then its lines): {NAME: (registers, spill
+    stores)}."""
     lines = open(path, encoding="utf-8").read().splitlines()
-    text = "\n".join(lines)
     compiled = {m.group(1): (m.group(3), m.group(2)) for m in re.finditer(
-        r"^== ptxas (\w+)\n.*?(\d+) bytes spill stores.*\n.*?Used (\d+) registers", text, re.M)}
+        r"^== ptxas (.+)\n.*?(\d+) bytes spill stores.*\n.*?Used (\d+) registers", "\n".join(lines), re.M)}
     runs, block = {}, None
     for line in lines:
         m = re.match(r"== round \d+, (\d+) (\d+) (\d+)$", line)
@@ -36,32 +42,121 @@ def copies_table(tuning_dir, name=COPIES):
         if not (m and block):
             continue
         size, seen = block
-        program, kernel_file = m.group(1), re.search(r"lab/exp/step12_(\w+)\.cl", line)
+        run = label(m.group(1), line, seen)
+        if run is None:
+            raise InputError(f"{path}: a run that is none of the script's: {line}")
+        seen.append(run)
+        runs.setdefault((size, run), []).append(float(m.group(2)))
+        alone = re.search(r"sgemm ([\d.]+) ms", line)
+        if m.group(1) == "kernel11_tensor_cores" and alone:
+            flops = 2.0 * size[0] * size[1] * size[2]
+            runs.setdefault((size, run + ", sgemm alone"), []).append(flops / (float(alone.group(1)) * 1e6))
+    if not runs or not compiled:
+        raise InputError(f"{path}: not a log of the script that writes it")
+    return runs, compiled
+
+
+def ratio_rows(runs, rows, names, base="cuBLAS"):
+    """A Markdown table: a column per size (by flops), a row per run of `rows`, each cell the run's
+    median GFLOPS over the median of `base` at that size ("-" where either is missing)."""
+    sizes = sorted({size for size, _ in runs}, key=lambda s: (s[0] * s[1] * s[2], s))
+    out = ["| run | " + " | ".join(" x ".join(map(str, s)) for s in sizes) + " |", "|---" * (len(sizes) + 1) + "|"]
+    for run in rows:
+        cells = []
+        for size in sizes:
+            mine, over = runs.get((size, run)), runs.get((size, base))
+            cells.append(f"{median(mine) / median(over):.2f}" if mine and over else "-")
+        out.append(f"| {names.get(run, run)} | " + " | ".join(cells) + " |")
+    return out
+
+
+def registers(compiled, keys, names, title):
+    out = ["", f"| kernel ({title}) | registers | spilled (stores) |", "|---|---:|---:|"]
+    return out + [f"| {names.get(key, key)} | {compiled[key][0]} | {compiled[key][1]} B |" for key in keys if key in compiled]
+
+
+def missing(name):
+    return f"<div class=\"para\">No `{name}` in this site's tuning records.</div>\n"
+
+
+def copies_table(tuning_dir, name=COPIES):
+    """lab/exp_step12_copies.sh's log: each run's GFLOPS over cuBLAS's at the same size, both the
+    median of the log's rounds, and each kernel's registers and spills."""
+    path = os.path.join(tuning_dir, name)
+    if not os.path.isfile(path):
+        return missing(name)
+
+    def label(program, line, seen):
+        kernel_file = re.search(r"lab/exp/step12_(\w+)\.cl", line)
         run = {"cublas": "cuBLAS", "kernel11_tensor_cores": "step 11"}.get(program)
         if program == "kernel12_predication":
             run = kernel_file.group(1) if kernel_file else ("step 12" if "step 12" not in seen else "step 12, SLICES = 1")
-        if run not in COPIES_RUNS:
-            raise InputError(f"{path}: a run that is none of lab/exp_step12_copies.sh's: {line}")
-        seen.append(run)
-        runs.setdefault((size, run), []).append(float(m.group(2)))
-    if not runs or not compiled:
-        raise InputError(f"{path}: not a log of lab/exp_step12_copies.sh")
-    sizes = sorted({size for size, _ in runs}, key=lambda s: (s[0] * s[1] * s[2], s))
-    out = ["| run | " + " | ".join(" x ".join(map(str, s)) for s in sizes) + " |", "|---" * (len(sizes) + 1) + "|"]
-    for run in COPIES_RUNS[1:]:
-        cells = []
-        for size in sizes:
-            mine, base = runs.get((size, run)), runs.get((size, "cuBLAS"))
-            cells.append(f"{median(mine) / median(base):.2f}" if mine and base else "-")
-        out.append(f"| {COPIES_NAMES.get(run, run)} | " + " | ".join(cells) + " |")
-    out.append("")
-    out.append("| kernel (at 1024, as it runs at the large sizes) | registers | spilled (stores) |")
-    out.append("|---|---:|---:|")
-    for key in ("kernel", "hoisted", "nobounds"):
-        if key in compiled:
-            out.append(f"| {COPIES_NAMES.get(key, 'step 12')} | {compiled[key][0]} | {compiled[key][1]} B |")
+        return run if run in COPIES_RUNS else None
+    runs, compiled = read_rounds(path, label)
+    out = ratio_rows(runs, COPIES_RUNS[1:], COPIES_NAMES)
+    out += registers(compiled, ("kernel", "hoisted", "nobounds"), dict(COPIES_NAMES, kernel="step 12"),
+                     "at 1024, as it runs at the large sizes")
+    return "\n".join(out) + "\n"
+
+
+DEPTH = "nvidia-h100-step12-depth.log"  # lab/exp_step12_depth.sh on the H100
+DEPTH_ROWS = ("step 11", "step 11, sgemm alone", "step 11, TSK = 16", "step 11, TSK = 16, sgemm alone",
+              "step 12", "step 12, TSK = 16", "step 12, copies through L1")
+
+
+def depth_table(tuning_dir, name=DEPTH):
+    """lab/exp_step12_depth.sh's log: each run over cuBLAS (medians of the rounds), then step 12
+    over step 11's sgemm alone at TSK = 8 and at TSK = 16: the gap the experiment asks about."""
+    path = os.path.join(tuning_dir, name)
+    if not os.path.isfile(path):
+        return missing(name)
+
+    def label(program, line, seen):
+        deep = ", TSK = 16" if " TSK=16 " in line else ""
+        if program == "cublas":
+            return "cuBLAS"
+        if program == "kernel11_tensor_cores":
+            return "step 11" + deep
+        if program == "kernel12_predication":
+            return "step 12, copies through L1" if "lab/exp/step12_cached.cl" in line else "step 12" + deep
+        return None
+    runs, compiled = read_rounds(path, label)
+    out = ratio_rows(runs, DEPTH_ROWS, {})
+    gap = ratio_rows(runs, ("step 12",), {"step 12": "step 12 over step 11's sgemm alone, TSK = 8"},
+                     base="step 11, sgemm alone")
+    gap16 = ratio_rows(runs, ("step 12, TSK = 16",), {"step 12, TSK = 16": "the same at TSK = 16"},
+                       base="step 11, TSK = 16, sgemm alone")
+    out += ["", gap[0], gap[1], gap[2], gap16[2]]
+    names = {f"kernel1{s}_{p} {o}": f"step 1{s}{', TSK = 16, STAGES = 2' if 'TSK' in o else ''}"
+             for s, p in (("1", "tensor_cores"), ("2", "predication")) for o in ("(defaults)", "-D TSK=16 -D STAGES=2")}
+    out += registers(compiled, list(names), names, "at 1024")
+    return "\n".join(out) + "\n"
+
+
+PAIRS = "nvidia-h100-step12-pairs.log"  # lab/exp_step12_pairs.sh on the H100
+PAIRS_NAMES = {"pairs": "step 12, A's fragments read in pairs (pairs, TILE_PAD = 4)"}
+
+
+def pairs_table(tuning_dir, name=PAIRS):
+    """lab/exp_step12_pairs.sh's log: each run over cuBLAS (medians of the rounds), and each
+    kernel's registers and spills."""
+    path = os.path.join(tuning_dir, name)
+    if not os.path.isfile(path):
+        return missing(name)
+
+    def label(program, line, seen):
+        if program == "kernel12_predication":
+            return "pairs" if "lab/exp/step12_pairs.cl" in line else "step 12"
+        return {"cublas": "cuBLAS", "kernel11_tensor_cores": "step 11"}.get(program)
+    runs, compiled = read_rounds(path, label)
+    out = ratio_rows(runs, ("step 11", "step 11, sgemm alone", "step 12", "pairs"), PAIRS_NAMES)
+    keys = {"kernel12_predication (defaults)": "step 12",
+            "kernel12_predication --kernel-file lab/exp/step12_pairs.cl -D TILE_PAD=4": PAIRS_NAMES["pairs"]}
+    out += registers(compiled, list(keys), keys, "at 1024")
     return "\n".join(out) + "\n"
 
 
 def render(ctx):
     write(os.path.join(ctx.out, "lab12_copies.md"), copies_table(ctx.tuning_dir))
+    write(os.path.join(ctx.out, "lab12_depth.md"), depth_table(ctx.tuning_dir))
+    write(os.path.join(ctx.out, "lab12_pairs.md"), pairs_table(ctx.tuning_dir))
