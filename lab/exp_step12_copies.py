@@ -125,16 +125,21 @@ def nobounds(text):
                 "const int inside = WIDTH;  // right only where every tile is inside", "nobounds")
 
 
-def main():
+def write_variants(doc, variants):
+    """lab/exp_step12_*.py KERNEL OUT_DIR: each (name, make) of variants written to OUT_DIR/step12_<name>.cl"""
     if len(sys.argv) != 3:
-        sys.exit(__doc__)
+        sys.exit(doc)
     kernel = open(sys.argv[1]).read()
     os.makedirs(sys.argv[2], exist_ok=True)
-    for name, make in (("hoisted", hoisted), ("vector1", vector1), ("nobounds", nobounds)):
+    for name, make in variants:
         path = os.path.join(sys.argv[2], f"step12_{name}.cl")
         with open(path, "w") as f:
             f.write(make(kernel))
         print(path)
+
+
+def main():
+    write_variants(__doc__, (("hoisted", hoisted), ("vector1", vector1), ("nobounds", nobounds)))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 lab/exp_step12_pairs.sh runs it, lab12 has the result): step 12's kernel with one change.
   pairs  a lane's two values of A along k read as one float2. The tensor cores' operation fixes
          which lane holds which row and column of A and B, but not which k is which: any order of
-         the 8 values of k gives the same sum, if A and B use the same order. With k = 2q and 2q+1
+         the 8 values of k gives the same products, if A and B use the same order (their sum may
+         differ in the order the tensor cores add them). With k = 2q and 2q+1
          in place of q and q+4 (q = lane%4), a lane's values of one row of A are neighbours in the
          tile, which keeps A's rows as A stores them: one float2 read where there were two floats,
          half the local-memory reads of A. B's rows 2q and 2q+1 are read as before, one float each.
@@ -14,10 +15,7 @@ lab/exp_step12_pairs.sh runs it, lab12 has the result): step 12's kernel with on
          fragments back into local memory in the layout above, so it multiplies the same
          reordered k).
     lab/exp_step12_pairs.py KERNEL OUT_DIR"""
-import os
-import sys
-
-from exp_step12_copies import swap
+from exp_step12_copies import swap, write_variants
 
 
 def pairs(text):
@@ -35,14 +33,7 @@ def pairs(text):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    kernel = open(sys.argv[1]).read()
-    os.makedirs(sys.argv[2], exist_ok=True)
-    path = os.path.join(sys.argv[2], "step12_pairs.cl")
-    with open(path, "w") as f:
-        f.write(pairs(kernel))
-    print(path)
+    write_variants(__doc__, (("pairs", pairs),))
 
 
 if __name__ == "__main__":
