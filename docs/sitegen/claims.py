@@ -462,6 +462,65 @@ def step11_sgemm_alone_below_large_targets(d):
     return "; ".join(bad) or None
 
 
+def step12_depth_runs(d):
+    from . import tuning_step12 as t
+    return t.medians(d.tuning_dir, t.DEPTH, t.depth_label) if getattr(d, "tuning_dir", None) else {}
+
+
+def step12_sizes(runs):
+    return sorted({size for size, _ in runs})
+
+
+def deeper_tile_slower(d):
+    """lab12: 'The deeper tile made both steps slower at every size of the run': in
+    lab/exp_step12_depth.sh's log, step 11 and step 12 at TSK = 16 are each slower than at their
+    defaults (medians of the rounds), at every size; and step 12 is no closer to step 11's sgemm
+    alone at TSK = 16 than at 8 (its rate over the sgemm's is not higher by more than a percent)."""
+    runs = step12_depth_runs(d)
+    if not runs:
+        return "no lab/exp_step12_depth.sh log"
+    bad = []
+    for size in step12_sizes(runs):
+        for step in ("step 11", "step 12"):
+            if runs[(size, step + ", TSK = 16")] >= runs[(size, step)]:
+                bad.append(f"{step} at TSK = 16 not slower at {size_short(size)}")
+        gap8 = runs[(size, "step 12")] / runs[(size, "step 11, sgemm alone")]
+        gap16 = runs[(size, "step 12, TSK = 16")] / runs[(size, "step 11, TSK = 16, sgemm alone")]
+        if gap16 > gap8 * 1.01:
+            bad.append(f"step 12 closer to step 11's sgemm at TSK = 16 at {size_short(size)}: {gap16:.3f} against {gap8:.3f}")
+    return "; ".join(bad) or None
+
+
+def copies_through_l1_slower(d):
+    """lab12: 'its copies through L1 were slower than its own at every size of the run': in
+    lab/exp_step12_depth.sh's log, step 12 with cp.async.ca is slower than step 12 at every size."""
+    runs = step12_depth_runs(d)
+    if not runs:
+        return "no lab/exp_step12_depth.sh log"
+    bad = [size_short(s) for s in step12_sizes(runs) if runs[(s, "step 12, copies through L1")] >= runs[(s, "step 12")]]
+    return f"not slower at {', '.join(bad)}" if bad else None
+
+
+def pairs_faster_but_512(d):
+    """lab12: 'Read in pairs, the fragments made step 12 faster at every size of the run but 512,
+    where it was slower': in lab/exp_step12_pairs.sh's log, the pairs variant is faster than step 12
+    at every size but 512 and slower at 512 (medians of the rounds); and it is still below step 11's
+    sgemm alone at 4096 and 8192 ('without closing it') while above step 12 there."""
+    from . import tuning_step12 as t
+    runs = t.medians(d.tuning_dir, t.PAIRS, t.pairs_label) if getattr(d, "tuning_dir", None) else {}
+    if not runs:
+        return "no lab/exp_step12_pairs.sh log"
+    bad = []
+    for s in step12_sizes(runs):
+        faster = runs[(s, "pairs")] > runs[(s, "step 12")]
+        if faster != (s != (512, 512, 512)):
+            bad.append(f"{'faster' if faster else 'slower'} at {size_short(s)}")
+    for s in ((4096, 4096, 4096), (8192, 8192, 8192)):
+        if not runs[(s, "step 12")] < runs[(s, "pairs")] < runs[(s, "step 11, sgemm alone")]:
+            bad.append(f"at {size_short(s)} not between step 12 and step 11's sgemm alone")
+    return "; ".join(bad) or None
+
+
 def describes_the_pages(d):
     return None
 
@@ -485,6 +544,9 @@ CLAIMS = [
      step11_sgemm_alone_beats_targets),
     (r"On every recorded device step 11's sgemm alone is below 1\.3 times cuBLAS at 4096\s+and\s+8192",
      step11_sgemm_alone_below_large_targets),
+    (r"The deeper tile made both steps slower at every size of the run", deeper_tile_slower),
+    (r"its copies through L1 were\s+slower than its own at every size of the run", copies_through_l1_slower),
+    (r"Read in pairs, the fragments made step 12 faster at every size of the run but 512", pairs_faster_but_512),
     # what a page shows, not a claim about the data
     (r"what it gained on every device we recorded", describes_the_pages),
     (r"^Step \d+ (?:on|against) (?:step \d+ at )?every (?:recorded device|(?:square )?size)", describes_the_pages),

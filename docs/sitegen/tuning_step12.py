@@ -104,23 +104,25 @@ DEPTH_ROWS = ("step 11", "step 11, sgemm alone", "step 11, TSK = 16", "step 11, 
               "step 12", "step 12, TSK = 16", "step 12, copies through L1")
 
 
+def depth_label(program, line, seen):
+    """A run of lab/exp_step12_depth.sh's log, named as depth_table's rows."""
+    deep = ", TSK = 16" if " TSK=16 " in line else ""
+    if program == "cublas":
+        return "cuBLAS"
+    if program == "kernel11_tensor_cores":
+        return "step 11" + deep
+    if program == "kernel12_predication":
+        return "step 12, copies through L1" if "lab/exp/step12_cached.cl" in line else "step 12" + deep
+    return None
+
+
 def depth_table(tuning_dir, name=DEPTH):
     """lab/exp_step12_depth.sh's log: each run over cuBLAS (medians of the rounds), then step 12
     over step 11's sgemm alone at TSK = 8 and at TSK = 16: the gap the experiment asks about."""
     path = os.path.join(tuning_dir, name)
     if not os.path.isfile(path):
         return missing(name)
-
-    def label(program, line, seen):
-        deep = ", TSK = 16" if " TSK=16 " in line else ""
-        if program == "cublas":
-            return "cuBLAS"
-        if program == "kernel11_tensor_cores":
-            return "step 11" + deep
-        if program == "kernel12_predication":
-            return "step 12, copies through L1" if "lab/exp/step12_cached.cl" in line else "step 12" + deep
-        return None
-    runs, compiled = read_rounds(path, label)
+    runs, compiled = read_rounds(path, depth_label)
     out = ratio_rows(runs, DEPTH_ROWS, {})
     gap = ratio_rows(runs, ("step 12",), {"step 12": "step 12 over step 11's sgemm alone, TSK = 8"},
                      base="step 11, sgemm alone")
@@ -137,23 +139,33 @@ PAIRS = "nvidia-h100-step12-pairs.log"  # lab/exp_step12_pairs.sh on the H100
 PAIRS_NAMES = {"pairs": "step 12, A's fragments read in pairs (pairs, TILE_PAD = 4)"}
 
 
+def pairs_label(program, line, seen):
+    """A run of lab/exp_step12_pairs.sh's log, named as pairs_table's rows."""
+    if program == "kernel12_predication":
+        return "pairs" if "lab/exp/step12_pairs.cl" in line else "step 12"
+    return {"cublas": "cuBLAS", "kernel11_tensor_cores": "step 11"}.get(program)
+
+
 def pairs_table(tuning_dir, name=PAIRS):
     """lab/exp_step12_pairs.sh's log: each run over cuBLAS (medians of the rounds), and each
     kernel's registers and spills."""
     path = os.path.join(tuning_dir, name)
     if not os.path.isfile(path):
         return missing(name)
-
-    def label(program, line, seen):
-        if program == "kernel12_predication":
-            return "pairs" if "lab/exp/step12_pairs.cl" in line else "step 12"
-        return {"cublas": "cuBLAS", "kernel11_tensor_cores": "step 11"}.get(program)
-    runs, compiled = read_rounds(path, label)
+    runs, compiled = read_rounds(path, pairs_label)
     out = ratio_rows(runs, ("step 11", "step 11, sgemm alone", "step 12", "pairs"), PAIRS_NAMES)
     keys = {"kernel12_predication (defaults)": "step 12",
             "kernel12_predication --kernel-file lab/exp/step12_pairs.cl -D TILE_PAD=4": PAIRS_NAMES["pairs"]}
     out += registers(compiled, list(keys), keys, "at 1024")
     return "\n".join(out) + "\n"
+
+
+def medians(tuning_dir, name, label):
+    """{(size, run): median GFLOPS} of a log of rounds, or {} where the log is not there."""
+    path = os.path.join(tuning_dir, name)
+    if not os.path.isfile(path):
+        return {}
+    return {key: median(v) for key, v in read_rounds(path, label)[0].items()}
 
 
 def render(ctx):

@@ -227,6 +227,50 @@ with tempfile.TemporaryDirectory() as tmp:
         failures.append("lab12's claim of step 11's sgemm below 1.3 times cuBLAS: a sweep at 1.4x not caught, "
                         "or one at 1.2x refused")
 
+    # lab12's claims on its experiments' logs, each on the committed log (true) and on the same log
+    # with two runs' GFLOPS swapped at one size (then false): pairs and step 12 at 4096, step 12 and
+    # its copies through L1 at 2048, step 12 at TSK = 8 and at TSK = 16 at 8192
+    def swapped(name, size, first, second):
+        lines = open(os.path.join(ctx.tuning_dir, name), encoding="utf-8").read().splitlines()
+        block = False
+        at = {}
+        for i, line in enumerate(lines):
+            if line.startswith("== round"):
+                block = line.endswith(size)
+            elif block and first(line):
+                at["a"] = at.get("a", []) + [i]
+            elif block and second(line):
+                at["b"] = at.get("b", []) + [i]
+        rate = re.compile(r": [\d.]+ GFLOPS")
+        for a, b in zip(at["a"], at["b"]):
+            ra, rb = rate.search(lines[a]).group(0), rate.search(lines[b]).group(0)
+            lines[a], lines[b] = lines[a].replace(ra, rb), lines[b].replace(rb, ra)
+        made = os.path.join(tmp, "made-up-tuning")
+        os.makedirs(made, exist_ok=True)
+        with open(os.path.join(made, name), "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        data = claims.Data(ctx.results, ctx.tuning, ctx.steps, ctx.defaults, None, gen)
+        data.tuning_dir = made
+        return data
+    from sitegen import tuning_step12
+    k12 = "UNVERIFIED kernel12_predication"
+    for claim, name, size, first, second in (
+            (claims.pairs_faster_but_512, tuning_step12.PAIRS, "4096 4096 4096",
+             lambda l: l.startswith(k12) and "step12_pairs.cl" not in l, lambda l: "step12_pairs.cl" in l),
+            (claims.copies_through_l1_slower, tuning_step12.DEPTH, "2048 2048 2048",
+             lambda l: l.startswith(k12) and " TSK=8 " in l and "step12_cached.cl" not in l,
+             lambda l: "step12_cached.cl" in l),
+            (claims.deeper_tile_slower, tuning_step12.DEPTH, "8192 8192 8192",
+             lambda l: l.startswith(k12) and " TSK=8 " in l and "step12_cached.cl" not in l,
+             lambda l: l.startswith(k12) and " TSK=16 " in l)):
+        true = claims.Data(ctx.results, ctx.tuning, ctx.steps, ctx.defaults, None, gen)
+        true.tuning_dir = ctx.tuning_dir
+        if not os.path.isfile(os.path.join(ctx.tuning_dir, name)):
+            continue
+        if claim(true) or not claim(swapped(name, size, first, second)):
+            failures.append(f"{claim.__name__}: wrong on the committed {name}, or not caught with two runs "
+                            f"swapped at {size}")
+
 for f in failures:
     print(f"FAILED: {f}")
 print("docs.claims:", f"{len(failures)} failures" if failures else
