@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Step 12's reads of A's fragments, on a lent NVIDIA GPU: the kernel beside the variant `pairs` of
 # lab/exp_step12_pairs.py (a lane's two values of A along k read as one float2, k reordered, with
-# -D TILE_PAD=4), with step 11 and cuBLAS. First each build's
+# -D TILE_PAD=4), with step 11 and cuBLAS, and step 12 with -D TILE_PAD=4 alone (its reads as they
+# are: what the padding that comes with the pairs does by itself; added after the first run, whose log
+# has no such line). First each build's
 # registers and local memory, `pairs` verified at awkward sizes with the three (alpha, beta) pairs
 # and with K split, then ROUNDS rounds (2 if unset) at 512, 2048, 4096, 8192, 4097 and
 # 1000x3000x500. Run after bench/gpu_setup.sh and `. BUILD/env.sh`:  lab/exp_step12_pairs.sh BUILD
@@ -39,7 +41,7 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
     sz="-m $1 -n $2 -k $3"
     echo "== round $round, $s"
     # shellcheck disable=SC2086
-    { run "$build"/bench/peer_cublas $sz; run $k11 $sz; run $k12 $sz; run $k12 $sz $pairs; }
+    { run "$build"/bench/peer_cublas $sz; run $k11 $sz; run $k12 $sz; run $k12 $sz -D TILE_PAD=4; run $k12 $sz $pairs; }
   done
 done
 date -u +%FT%TZ

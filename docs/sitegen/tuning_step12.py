@@ -136,13 +136,14 @@ def depth_table(tuning_dir, name=DEPTH):
 
 
 PAIRS = "nvidia-h100-step12-pairs.log"  # lab/exp_step12_pairs.sh on the H100
-PAIRS_NAMES = {"pairs": "step 12, A's fragments read in pairs (pairs, TILE_PAD = 4)"}
+PAIRS_NAMES = {"pairs": "step 12, A's fragments read in pairs (pairs, TILE_PAD = 4)",
+               "pad": "step 12 with TILE_PAD = 4 alone (its reads as they are)"}
 
 
 def pairs_label(program, line, seen):
     """A run of lab/exp_step12_pairs.sh's log, named as pairs_table's rows."""
     if program == "kernel12_predication":
-        return "pairs" if "lab/exp/step12_pairs.cl" in line else "step 12"
+        return "pairs" if "lab/exp/step12_pairs.cl" in line else "pad" if " TILE_PAD=4 " in line else "step 12"
     return {"cublas": "cuBLAS", "kernel11_tensor_cores": "step 11"}.get(program)
 
 
@@ -153,7 +154,8 @@ def pairs_table(tuning_dir, name=PAIRS):
     if not os.path.isfile(path):
         return missing(name)
     runs, compiled = read_rounds(path, pairs_label)
-    out = ratio_rows(runs, ("step 11", "step 11, sgemm alone", "step 12", "pairs"), PAIRS_NAMES)
+    pad = ("pad",) if any(run == "pad" for _, run in runs) else ()  # logs before the run was added have none
+    out = ratio_rows(runs, ("step 11", "step 11, sgemm alone", "step 12") + pad + ("pairs",), PAIRS_NAMES)
     keys = {"kernel12_predication (defaults)": "step 12",
             "kernel12_predication --kernel-file lab/exp/step12_pairs.cl -D TILE_PAD=4": PAIRS_NAMES["pairs"]}
     out += registers(compiled, list(keys), keys, "at 1024")

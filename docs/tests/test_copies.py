@@ -98,10 +98,15 @@ def depth_and_pairs():
     pairs = ["# made up", PTXAS.format(name="kernel12_predication (defaults)", spill=8, regs=255),
              PTXAS.format(name="kernel12_predication --kernel-file lab/exp/step12_pairs.cl -D TILE_PAD=4", spill=0, regs=240),
              f"== round 1, {size}", run("cublas", 1000), k11.format(tsk=8, g=1100, ms=0.001),
-             run("kernel12_predication", 1200), run("kernel12_predication", 1250, " (kernel file lab/exp/step12_pairs.cl)")]
+             run("kernel12_predication", 1200, " TILE_PAD=8 "),
+             run("kernel12_predication", 1250, " TILE_PAD=4  (kernel file lab/exp/step12_pairs.cl)")]
     out = table(pairs, tuning_step12.PAIRS, tuning_step12.pairs_table)
     rows = rows_of(out.split("\n\n")[0])
     assert rows.get("step 12") == ["1.20"] and rows.get(tuning_step12.PAIRS_NAMES["pairs"]) == ["1.25"], out
+    assert tuning_step12.PAIRS_NAMES["pad"] not in rows, out  # the first run's log: no line of TILE_PAD = 4 alone
+    out = table(pairs + [run("kernel12_predication", 1150, " TILE_PAD=4 ")], tuning_step12.PAIRS, tuning_step12.pairs_table)
+    rows = rows_of(out.split("\n\n")[0])
+    assert rows.get(tuning_step12.PAIRS_NAMES["pad"]) == ["1.15"] and rows.get("step 12") == ["1.20"], out
     assert f"| {tuning_step12.PAIRS_NAMES['pairs']} | 240 | 0 B |" in out, out
     try:
         table(pairs + [run("kernel10_async_copy", 1)], tuning_step12.PAIRS, tuning_step12.pairs_table)
