@@ -41,8 +41,8 @@ static int plan(const gemm_problem *given, gemm_plan *plan, gemm_msg *msg)
         return rc;
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN");
     const int tc = gemm_param(p, "TC") == 2 ? has_sm80 : (int)gemm_param(p, "TC");
-    /* the ring: STAGES tiles of A, TSM rows of TSK + 4 floats, and of B, TSK rows of TSN + TILE_PAD */
-    size_t local_bytes = (size_t)(gemm_param(p, "STAGES") * (tsm * (tsk + 4) + tsk * (tsn + pad))) * sizeof(float);
+    /* the ring: STAGES tiles of A, TSM rows of TSK floats, and of B, TSK rows of TSN + TILE_PAD */
+    size_t local_bytes = (size_t)(gemm_param(p, "STAGES") * (tsm * tsk + tsk * (tsn + pad))) * sizeof(float);
     if (!tc) // the portable path's matrices of A and B, per warp
         local_bytes += (size_t)((tsm / wtm) * (tsn / wtn) * 2 * (wtm + wtn) * 8) * sizeof(float);
     rc = gemm_plan_predicated(p, plan, local_bytes, msg);

@@ -10,7 +10,8 @@
 // order and writes C. Everything else is step 11's: the tensor cores with three TF32 products and
 // FP32 promotion (TC = 1) or the portable path (TC = 0), the ring of STAGES tiles, the warp tiles,
 // and the host's choice of the split. "Padding" here is local-memory padding against bank conflicts
-// only (TILE_PAD, and the fixed 4 floats of A's rows below): no matrix is zero-padded any more.
+// only (TILE_PAD, of B's tiles): no matrix is zero-padded any more. Because A's tile now keeps A's
+// rows, a lane's two values of a row of A are read as one float2 (the order of k in a fragment, below).
 //
 //   C = alpha * A * B + beta * C      A is M x K, B is K x N, C is M x N, all row-major:
 //                                     element (row, col) of a matrix with `cols` columns is
@@ -56,7 +57,8 @@
 //             The warp computes its sub-tile as (WTM/16) x (WTN/8) blocks of 16 x 8, lane l holding
 //             one fragment of C for each: acc[i][j][r] is row i*16 + l/4 + (r/2)*8, column
 //             j*8 + 2*(l%4) + r%2 of the sub-tile. The fragments of A and B are read from the
-//             ring's tiles in the layout written out below, above mma().
+//             ring's tiles in the layout written out below, above mma(), with k taken in the order
+//             written out there too.
 //             WPTM, WPTN: they only shape the work-group: (WTM/WPTM)*(WTN/WPTN) = 32 work-items
 //             per warp, each holding WPTM*WPTN = WTM*WTN/32 values of C in the fragments above.
 //             WIDTH: the floats one copy moves into local memory, 1, 2, 4 or 8, where the rows of
@@ -64,11 +66,12 @@
 //             start at an address that is a multiple of its size); the other matrix's copies move
 //             one float at a time. The kernel tests this itself, from K and N.
 //             TILE_PAD: local-memory padding: floats added to every row of the ring's tiles of B. A
-//             fragment reads 4 rows of a tile at once (k = q and q+4 of the 8), which fall in one
-//             memory bank when a row is a multiple of 32 floats long; 8 more floats spread them.
-//             A's tiles are stored as A is, a row of TSK floats for each row of A, padded by 4
-//             floats (fixed, no parameter): a fragment's 8 rows g and 4 columns q then fall at
-//             (TSK+4)*g + q, 32 different banks for any TSK that is a multiple of 8.
+//             fragment of B reads 4 rows of a tile at once (k = 2q of the 8, q = 0..3), which fall
+//             in one memory bank when a row is a multiple of 32 floats long; with 4 more floats
+//             they start 8 banks apart, and a fragment's 8 columns fill the 32 banks.
+//             A's tiles are stored as A is, a row of TSK floats for each row of A, with no padding:
+//             a lane reads its two values of a row of A as one float2, and with TSK = 8 a half-warp's
+//             16 reads (rows g = 0..3, columns 2q and 2q+1) are 32 consecutive floats, 32 banks.
 //             TC: 1 the tensor cores, with NVIDIA's mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 //             (inline PTX: NVIDIA GPUs of compute capability 8.0 or higher only; the host refuses it
 //             elsewhere); 0 the portable path (any device: the same fragments and arithmetic, the
@@ -102,7 +105,7 @@
 //             (TSM/WPTM)*(TSN/WPTN) <= the device's maximum work-group size;
 //             TSK*TSM/WIDTH and TSK*TSN/WIDTH multiples of (TSM/WPTM)*(TSN/WPTN) (each work-item
 //             copies the same number of vectors of every tile);
-//             STAGES*(TSM*(TSK + 4) + TSK*(TSN + TILE_PAD))*4 bytes, and with TC = 0 the portable
+//             STAGES*(TSM*TSK + TSK*(TSN + TILE_PAD))*4 bytes, and with TC = 0 the portable
 //             path's (TSM/WTM)*(TSN/WTN)*2*(WTM + WTN)*8*4 more, <= the device's local memory.
 // When beta == 0, C is only written, never read: it may hold anything, even NaN.
 // The kernel declares its work-group shape (reqd_work_group_size), so the compiler can fit its use
@@ -126,7 +129,7 @@
 //                         TILE_PAD=0 TC=0 PRODUCTS=3 PROMOTE=1 SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=1
 //                         TILE_BY_SIZE=0
 //             NVIDIA GPU: TSM=128 TSN=128 TSK=8 WTM=64 WTN=64 WPTM=16 WPTN=8 WIDTH=4 STAGES=4 COPY=2
-//                         TILE_PAD=8 TC=2 PRODUCTS=3 PROMOTE=1 SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=2
+//                         TILE_PAD=4 TC=2 PRODUCTS=3 PROMOTE=1 SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=2
 //                         TILE_BY_SIZE=1
 //             other GPUs: TSM=64 TSN=64 TSK=8 WTM=16 WTN=64 WPTM=4 WPTN=8 WIDTH=4 STAGES=2 COPY=0
 //                         TILE_PAD=0 TC=0 PRODUCTS=3 PROMOTE=1 SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=2
@@ -175,9 +178,9 @@
 #define LPTA ((TSM*(TSK/WIDTH))/THREADS)
 #define LPTB ((TSK*(TSN/WIDTH))/THREADS)
 
-// A row of a tile in the ring, in floats: A's tile keeps A's rows (TSK floats each, 4 more of
-// local-memory padding), B's keeps B's (TSN floats, TILE_PAD more)
-#define ROWA (TSK + 4)
+// A row of a tile in the ring, in floats: A's tile keeps A's rows (TSK floats each), B's keeps
+// B's (TSN floats, TILE_PAD more of local-memory padding)
+#define ROWA (TSK)
 #define ROWB (TSN + TILE_PAD)
 
 #if COPY == 1
@@ -282,6 +285,12 @@ inline void fenceDevice(void)
 //   A: a[0] = A(g, q), a[1] = A(g+8, q), a[2] = A(g, q+4), a[3] = A(g+8, q+4)
 //   B: b[0] = B(q, g), b[1] = B(q+4, g)
 //   C and D: c[0] = C(g, 2q), c[1] = C(g, 2q+1), c[2] = C(g+8, 2q), c[3] = C(g+8, 2q+1)
+// The instruction fixes which row of A and which column of B each lane holds, not which k: any
+// order of the 8 values of k gives the same products, as long as A and B take the same order (the
+// tensor cores may add them in another order). This kernel gives the places "k = q" and "k = q+4"
+// the tile's columns 2q and 2q+1, so that a lane's two values of a row of A are neighbours, one
+// float2 read: a[0] = A(g, 2q), a[2] = A(g, 2q+1), a[1] and a[3] the same of row g+8; b[0] = B(2q, g),
+// b[1] = B(2q+1, g).
 // TF32 keeps float's 8 exponent bits and the top 10 of its 23 mantissa bits: a product of two TF32
 // values is exact in FP32, but a float rounded to TF32 keeps only about 3 decimal digits.
 #define MMA_M 16
@@ -495,14 +504,16 @@ void sgemm(const int M, const int N, const int K,
             UNROLL
             for (int i = 0; i < FRAGS_M; i++)
                 UNROLL
-                for (int r = 0; r < 4; r++)  // A(m, k) is the tile's row m, column k
-                    splitTF32(As[(rowBase + i*MMA_M + (r%2)*8)*ROWA + k + q + (r/2)*4],
-                              &aFrag[HI][i][r], &aFrag[LO][i][r]);
+                for (int h = 0; h < 2; h++) {  // rows g (h = 0) and g+8; columns 2q and 2q+1 at once
+                    const float2 pair = *(const __local float2 *)&As[(rowBase + i*MMA_M + h*8)*ROWA + k + 2*q];
+                    splitTF32(pair.x, &aFrag[HI][i][h], &aFrag[LO][i][h]);
+                    splitTF32(pair.y, &aFrag[HI][i][h + 2], &aFrag[LO][i][h + 2]);
+                }
             UNROLL
             for (int j = 0; j < FRAGS_N; j++)
                 UNROLL
                 for (int r = 0; r < 2; r++)
-                    splitTF32(Bs[(k + q + r*4)*ROWB + colBase + j*MMA_N], &bFrag[HI][j][r], &bFrag[LO][j][r]);
+                    splitTF32(Bs[(k + 2*q + r)*ROWB + colBase + j*MMA_N], &bFrag[HI][j][r], &bFrag[LO][j][r]);
 #if TC == 0
             shareFragments(warpA, warpB, aFrag, bFrag, lane);
             barrier(CLK_LOCAL_MEM_FENCE);

@@ -14,6 +14,8 @@ lab/exp_step12_pairs.sh runs it, lab12 has the result): step 12's kernel with on
          apart): run it with -D TILE_PAD=4. Right at any size and on either path (TC = 0 puts the
          fragments back into local memory in the layout above, so it multiplies the same
          reordered k).
+  Step 12 has read its fragments this way since the experiment ran (2026-12-07): KERNEL is the kernel
+  before it, git show a3efea4:kernel12_predication/predication.cl (lab/exp_step12_pairs.sh gets it).
     lab/exp_step12_pairs.py KERNEL OUT_DIR"""
 from exp_step12_copies import swap, write_variants
 

@@ -6,19 +6,31 @@
 # has no such line). First each build's
 # registers and local memory, `pairs` verified at awkward sizes with the three (alpha, beta) pairs
 # and with K split, then ROUNDS rounds (2 if unset) at 512, 2048, 4096, 8192, 4097 and
-# 1000x3000x500. Run after bench/gpu_setup.sh and `. BUILD/env.sh`:  lab/exp_step12_pairs.sh BUILD
+# 1000x3000x500. Step 12 has read its fragments in pairs since this experiment (commit after
+# a3efea4): the script compares the kernel as it was before, at a3efea4 (from git, into lab/exp/,
+# with its TILE_PAD = 8, and with TILE_PAD = 4 alone), with that kernel's variant, as it did when it ran.
+# Run after bench/gpu_setup.sh and `. BUILD/env.sh`:  lab/exp_step12_pairs.sh BUILD
 set -u
 build=${1:?usage: lab/exp_step12_pairs.sh BUILD_DIR}
 k12=$build/kernel12_predication/kernel12_predication
 k11=$build/kernel11_tensor_cores/kernel11_tensor_cores
 exp=lab/exp
-python3 lab/exp_step12_pairs.py kernel12_predication/predication.cl $exp >/dev/null || exit 1
+mkdir -p $exp
+# (where the checkout has no git, as on a lent machine, a copy made beforehand, carried in lab/exp/)
+git show a3efea4:kernel12_predication/predication.cl > $exp/step12_before_pairs.new 2>/dev/null &&
+  mv $exp/step12_before_pairs.new $exp/step12_before_pairs.cl
+rm -f $exp/step12_before_pairs.new
+[ -s $exp/step12_before_pairs.cl ] || { echo "no kernel of a3efea4 (git show failed, no lab/exp/ copy)" >&2; exit 1; }
+python3 lab/exp_step12_pairs.py $exp/step12_before_pairs.cl $exp >/dev/null || exit 1
+before="--kernel-file $exp/step12_before_pairs.cl -D TILE_PAD=8"
 pairs="--kernel-file $exp/step12_pairs.cl -D TILE_PAD=4"
+pad="--kernel-file $exp/step12_before_pairs.cl -D TILE_PAD=4"  # the padding without the pairs
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 date -u +%FT%TZ
 git log -1 --format='commit %h' 2>/dev/null
-for opts in "" "$pairs"; do
-  echo "== ptxas kernel12_predication ${opts:-(defaults)}"
+for opts in "$before" "$pairs"; do
+  [ "$opts" = "$before" ] && name="(defaults)" || name=$opts  # the name the log had when step 12 was this kernel
+  echo "== ptxas kernel12_predication $name"
   # shellcheck disable=SC2086
   CUDA_CACHE_DISABLE=1 GEMM_BUILD_LOG=1 GEMM_CL_OPTIONS=-cl-nv-verbose $k12 --size 1024 --no-verify $opts 2>&1 |
     grep -E '^ptxas.*(registers|spill)'
@@ -41,7 +53,7 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
     sz="-m $1 -n $2 -k $3"
     echo "== round $round, $s"
     # shellcheck disable=SC2086
-    { run "$build"/bench/peer_cublas $sz; run $k11 $sz; run $k12 $sz; run $k12 $sz -D TILE_PAD=4; run $k12 $sz $pairs; }
+    { run "$build"/bench/peer_cublas $sz; run $k11 $sz; run $k12 $sz $before; run $k12 $sz $pad; run $k12 $sz $pairs; }
   done
 done
 date -u +%FT%TZ

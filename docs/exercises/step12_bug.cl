@@ -15,7 +15,7 @@
 #define LPTA ((TSM*(TSK/WIDTH))/THREADS)
 #define LPTB ((TSK*(TSN/WIDTH))/THREADS)
 
-#define ROWA (TSK + 4)
+#define ROWA (TSK)
 #define ROWB (TSN + TILE_PAD)
 
 #if COPY == 1
@@ -257,14 +257,16 @@ void sgemm(const int M, const int N, const int K,
             UNROLL
             for (int i = 0; i < FRAGS_M; i++)
                 UNROLL
-                for (int r = 0; r < 4; r++)
-                    splitTF32(As[(rowBase + i*MMA_M + (r%2)*8)*ROWA + k + q + (r/2)*4],
-                              &aFrag[HI][i][r], &aFrag[LO][i][r]);
+                for (int h = 0; h < 2; h++) {
+                    const float2 pair = *(const __local float2 *)&As[(rowBase + i*MMA_M + h*8)*ROWA + k + 2*q];
+                    splitTF32(pair.x, &aFrag[HI][i][h], &aFrag[LO][i][h]);
+                    splitTF32(pair.y, &aFrag[HI][i][h + 2], &aFrag[LO][i][h + 2]);
+                }
             UNROLL
             for (int j = 0; j < FRAGS_N; j++)
                 UNROLL
                 for (int r = 0; r < 2; r++)
-                    splitTF32(Bs[(k + q + r*4)*ROWB + colBase + j*MMA_N], &bFrag[HI][j][r], &bFrag[LO][j][r]);
+                    splitTF32(Bs[(k + 2*q + r)*ROWB + colBase + j*MMA_N], &bFrag[HI][j][r], &bFrag[LO][j][r]);
 #if TC == 0
             shareFragments(warpA, warpB, aFrag, bFrag, lane);
             barrier(CLK_LOCAL_MEM_FENCE);

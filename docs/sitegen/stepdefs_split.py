@@ -349,12 +349,16 @@ class TensorCores(AsyncCopy):
         return 1  # C drawn float by float: a lane's values are fragments, not WIDTH-wide vectors (its float2
         # stores pair columns 2q and 2q+1 of a fragment); the copies into the tiles stay WIDTH wide
 
+    def fragment_ks(self, q):
+        """The two values of k (of the 8 of a step) at which lane q's fragments read the tiles."""
+        return q, q + 4
+
     def reads(self, P, lx, ly, kk, t=0):
         """{tile: float paths} that work-item (lx, ly) reads at row kk of the t-th tile of its walk:
-        rows k0+q and k0+q+4 of each 8-deep step k0 (none at the other rows)."""
+        rows k0 + fragment_ks(q) of each 8-deep step k0 (none at the other rows)."""
         wr, wc, g, q = self.lane(P, lx, ly)
         fm, fn = self.fragments(P)
-        if kk % self.MMA_K not in (q, q + 4):
+        if kk % self.MMA_K not in self.fragment_ks(q):
             fm = fn = 0
         rows = {wr * P["WTM"] + i * 16 + g + h * 8 for i in range(fm) for h in (0, 1)}
         cols = {wc * P["WTN"] + j * 8 + g for j in range(fn)}
@@ -370,8 +374,9 @@ class Predication(TensorCores):
     caller's M, N, K, its tiles past an edge of A or B loaded as zeros and C stored with bounds; the
     launch is step 11's on the sizes rounded up to the tiles (R = ceil(M/TSM) rows of blocks, cols =
     ceil(N/TSN) blocks in a row, ceil(K/TSK) tiles of K). A's tiles keep A's rows (Asub[STAGES][TSM]
-    [TSK + 4]: 4 floats of local-memory padding a row), B's are step 11's (Bsub[STAGES][TSK][TSN +
-    TILE_PAD]), both in floats. The split of K is step 11's, chosen by the same rule with one change
+    [TSK], no local-memory padding), B's are step 11's (Bsub[STAGES][TSK][TSN + TILE_PAD]), both in
+    floats; a lane's fragments read k = 2q and 2q+1 of each 8-deep step (fragment_ks), A's pair as
+    one float2. The split of K is step 11's, chosen by the same rule with one change
     in its cost (`in_place`: no C is padded and no unpad runs; each split block's last work-group
     reads the SLICES partial blocks, which the slices write to a workspace, and writes C)."""
     name = "kernel12_predication"
@@ -431,8 +436,11 @@ class Predication(TensorCores):
             return "A, B or C would have more than 2^31-1 elements (the kernel's int indices)"
         return super().refusal(P, size)
 
-    # Asub[STAGES][TSM][TSK + 4] (m-major, A's rows), Bsub[STAGES][TSK][TSN + TILE_PAD], in floats
+    def fragment_ks(self, q):
+        return 2 * q, 2 * q + 1  # neighbours: A's two values of a row in one float2 read
+
+    # Asub[STAGES][TSM][TSK] (m-major, A's rows), Bsub[STAGES][TSK][TSN + TILE_PAD], in floats
     def tiles(self, P):
         s, tsm, tsn, tsk, pad = P["STAGES"], P["TSM"], P["TSN"], P["TSK"], P.get("TILE_PAD", 0)
-        return [Tile("Asub", "A", (s, tsm, tsk + 4), 1, ("m", "k"), 4),
+        return [Tile("Asub", "A", (s, tsm, tsk), 1, ("m", "k"), 0),
                 Tile("Bsub", "B", (s, tsk, tsn + pad), 1, ("k", "n"), pad)]
