@@ -293,7 +293,7 @@ FIGURES = [
     # step 1
     (r"From 2048 up, step 1 runs at about an eighth of cuBLAS's rate",
      ratio_test(1, "cublas", squares(lambda n: n >= 2048), 1 / 10, 1 / 6, verified_only=False)),
-    (r"At the smallest size it is about level with cuBLAS", ratio_test(1, "cublas", smallest, 0.85, 1.2)),
+    (r"At the smallest size it is level with cuBLAS or ahead of it", ratio_test(1, "cublas", smallest, 0.85, 1.5)),
     (r"A GPU can do many times more FLOP per second than it can move bytes",
      not_measured("the roofline's premise; the ceilings table under it gives each device's measured figures")),
     # step 2

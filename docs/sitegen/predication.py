@@ -9,7 +9,8 @@ import csv
 import os
 
 from . import drawing
-from .common import InputError, fmt_gflops, md_escape, write
+from .common import InputError, fmt_gflops, md_escape, size_short, write
+from .results import UNSTEADY
 
 KERNEL = os.path.join("kernel12_predication", "predication.cl")
 RULE = "const int inside = row < rows ? min(max(cols - col, 0), WIDTH) : 0;"
@@ -76,7 +77,7 @@ def targets_table(results):
     against its targets, and step 12's normwise error over step 10's where both were verified."""
     out = []
     for r in results:
-        rows = []
+        rows, unsteady = [], []
         for size, must, stretch in TARGETS:
             (g12, ok12), (gcu, _) = r.measured("kernel12_predication", size), r.measured("cublas", size)
             if not (g12 and gcu):
@@ -88,8 +89,13 @@ def targets_table(results):
             errors = "-"
             if ok12 and e10 and e10["status"] == "PASS" and e12.get("normwise_error") and e10.get("normwise_error"):
                 errors = f"{float(e12['normwise_error']) / float(e10['normwise_error']):.2f}"
-            rows.append(f"| {' x '.join(map(str, size))} | {must:.1f}x | {stretch:.1f}x | {ratio:.2f}x | {verdict} "
-                        f"| {errors} |")
+            shaky = [(p, r.unsteady(p, size)) for p in ("kernel12_predication", "cublas") if r.unsteady(p, size) is not None]
+            if shaky:  # the verdict stays the medians'; the note gives the spread and the best runs' ratio
+                best = float(r.row("kernel12_predication", size)["gflops_best"]) / float(r.row("cublas", size)["gflops_best"])
+                unsteady.append((", ".join(f"`{p}` {x * 100:+.0f} %" for p, x in shaky) + f" at {size_short(size)}",
+                                 f"{best:.2f}x at {size_short(size)}"))
+            rows.append(f"| {' x '.join(map(str, size))} | {must:.1f}x | {stretch:.1f}x | {ratio:.2f}x{' (~)' if shaky else ''} "
+                        f"| {verdict} | {errors} |")
         if all("not in this file" in x for x in rows):
             continue
         out.append(f"<div class=\"para\">`{md_escape(r.stem)}`: {r.where()}; errors on {r.data_text()}.</div>\n")
@@ -97,13 +103,17 @@ def targets_table(results):
         out.append("|---|---:|---:|---:|---|---:|")
         out += rows
         out.append("")
+        if unsteady:
+            out.append(f"(~): unsteady, a best run more than {UNSTEADY * 100:.0f} % faster than its median "
+                       f"({'; '.join(u[0] for u in unsteady)}); best over best: {', '.join(u[1] for u in unsteady)}.\n")
     if not out:
         return "<div class=\"para\">No results file holds step 12 beside cuBLAS yet.</div>\n"
     return "\n".join(out) + "\n"
 
 
 DRAFT = "nvidia-h100-step12-draft.csv"   # the draft's sweep on the H100
-POCL = "pocl-cpu-step12.csv"              # step 12 beside step 11 on PoCL
+POCL = "pocl-cpu-step12.csv"              # step 12 beside step 11 on PoCL, before the pairs
+POCL_PAIRS = "pocl-cpu-step12-pairs.csv"  # the same after them
 
 
 def draft_table(tuning_dir, name=DRAFT):
@@ -131,6 +141,7 @@ def render(ctx):
     write(os.path.join(ctx.out, "step12_targets.md"), targets_table(ctx.results))
     write(os.path.join(ctx.out, "lab12_draft.md"), draft_table(ctx.tuning_dir))
     write(os.path.join(ctx.out, "lab12_pocl.md"), draft_table(ctx.tuning_dir, POCL))
+    write(os.path.join(ctx.out, "lab12_pocl_pairs.md"), draft_table(ctx.tuning_dir, POCL_PAIRS))
     with open(os.path.join(ctx.source, KERNEL), encoding="utf-8") as f:
         if RULE not in f.read():
             raise InputError(f"{KERNEL} no longer holds copyRow()'s rule `{RULE}`: update docs/sitegen/predication.py")

@@ -9,6 +9,8 @@
   - lab12_pairs.md: lab/exp_step12_pairs.sh's log (NAME-step12-pairs.log): step 12 beside its
     variant that reads A's fragments two floats at a time, with step 11, each over cuBLAS, and each
     kernel's registers.
+  - lab12_pairs_pad.md: the same from that script's second run (NAME-step12-pairs-pad.log), which
+    adds step 12 with the pairs' padding alone.
 """
 import os
 import re
@@ -136,7 +138,9 @@ def depth_table(tuning_dir, name=DEPTH):
 
 
 PAIRS = "nvidia-h100-step12-pairs.log"  # lab/exp_step12_pairs.sh on the H100
-PAIRS_NAMES = {"pairs": "step 12, A's fragments read in pairs (pairs, TILE_PAD = 4)",
+PAIRS_PAD = "nvidia-h100-step12-pairs-pad.log"  # its second run, with the padding alone
+PAIRS_NAMES = {"step 12": "step 12 before the pairs (a3efea4, TILE_PAD = 8)",
+               "pairs": "step 12, A's fragments read in pairs (pairs, TILE_PAD = 4)",
                "pad": "step 12 with TILE_PAD = 4 alone (its reads as they are)"}
 
 
@@ -156,7 +160,7 @@ def pairs_table(tuning_dir, name=PAIRS):
     runs, compiled = read_rounds(path, pairs_label)
     pad = ("pad",) if any(run == "pad" for _, run in runs) else ()  # logs before the run was added have none
     out = ratio_rows(runs, ("step 11", "step 11, sgemm alone", "step 12") + pad + ("pairs",), PAIRS_NAMES)
-    keys = {"kernel12_predication (defaults)": "step 12",
+    keys = {"kernel12_predication (defaults)": PAIRS_NAMES["step 12"],
             "kernel12_predication --kernel-file lab/exp/step12_pairs.cl -D TILE_PAD=4": PAIRS_NAMES["pairs"]}
     out += registers(compiled, list(keys), keys, "at 1024")
     return "\n".join(out) + "\n"
@@ -174,3 +178,4 @@ def render(ctx):
     write(os.path.join(ctx.out, "lab12_copies.md"), copies_table(ctx.tuning_dir))
     write(os.path.join(ctx.out, "lab12_depth.md"), depth_table(ctx.tuning_dir))
     write(os.path.join(ctx.out, "lab12_pairs.md"), pairs_table(ctx.tuning_dir))
+    write(os.path.join(ctx.out, "lab12_pairs_pad.md"), pairs_table(ctx.tuning_dir, PAIRS_PAD))

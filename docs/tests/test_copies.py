@@ -102,11 +102,11 @@ def depth_and_pairs():
              run("kernel12_predication", 1250, " TILE_PAD=4  (kernel file lab/exp/step12_pairs.cl)")]
     out = table(pairs, tuning_step12.PAIRS, tuning_step12.pairs_table)
     rows = rows_of(out.split("\n\n")[0])
-    assert rows.get("step 12") == ["1.20"] and rows.get(tuning_step12.PAIRS_NAMES["pairs"]) == ["1.25"], out
+    assert rows.get(tuning_step12.PAIRS_NAMES["step 12"]) == ["1.20"] and rows.get(tuning_step12.PAIRS_NAMES["pairs"]) == ["1.25"], out
     assert tuning_step12.PAIRS_NAMES["pad"] not in rows, out  # the first run's log: no line of TILE_PAD = 4 alone
     out = table(pairs + [run("kernel12_predication", 1150, " TILE_PAD=4 ")], tuning_step12.PAIRS, tuning_step12.pairs_table)
     rows = rows_of(out.split("\n\n")[0])
-    assert rows.get(tuning_step12.PAIRS_NAMES["pad"]) == ["1.15"] and rows.get("step 12") == ["1.20"], out
+    assert rows.get(tuning_step12.PAIRS_NAMES["pad"]) == ["1.15"] and rows.get(tuning_step12.PAIRS_NAMES["step 12"]) == ["1.20"], out
     assert f"| {tuning_step12.PAIRS_NAMES['pairs']} | 240 | 0 B |" in out, out
     try:
         table(pairs + [run("kernel10_async_copy", 1)], tuning_step12.PAIRS, tuning_step12.pairs_table)
