@@ -536,6 +536,22 @@ def pad_alone_slower(d):
     return f"not slower at {', '.join(bad)}" if bad else None
 
 
+def readsfirst_slower(d):
+    """lab12: 'readsfirst was slower than step 12 at every size of the run': in
+    lab/exp_step12_order.sh's log, the run readsfirst is slower than step 12 at every size (medians
+    of the rounds), and it spilled more (the compiler's report in the same log)."""
+    from . import tuning_step12 as t
+    path = os.path.join(d.tuning_dir, t.ORDER) if getattr(d, "tuning_dir", None) else None
+    if not path or not os.path.isfile(path):
+        return f"no {t.ORDER}"
+    runs, compiled = t.read_rounds(path, t.order_label)
+    runs = {k: median(v) for k, v in runs.items()}
+    bad = [size_short(s) for s in step12_sizes(runs) if runs[(s, "readsfirst")] >= runs[(s, "step 12")]]
+    if int(compiled["step12_readsfirst"][1]) <= int(compiled["step12_kernel"][1]):
+        bad.append("its spills not above the kernel's")
+    return f"not slower at {', '.join(bad)}" if bad else None
+
+
 def describes_the_pages(d):
     return None
 
@@ -564,6 +580,7 @@ CLAIMS = [
     (r"Read in pairs, the fragments made step 12 faster at every size of the run but 512", pairs_faster_but_512),
     (r"With TILE_PAD = 4 alone, the kernel before the pairs was slower at every size of the run", pad_alone_slower),
     (r"and\s+the pairs again faster at every size but 512", pairs_faster_but_512),
+    (r"readsfirst was slower than step 12 at every size of the run", readsfirst_slower),
     # what a page shows, not a claim about the data
     (r"what it gained on every device we recorded", describes_the_pages),
     (r"^Step \d+ (?:on|against) (?:step \d+ at )?every (?:recorded device|(?:square )?size)", describes_the_pages),

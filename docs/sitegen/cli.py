@@ -7,8 +7,8 @@ import sys
 
 from . import __doc__ as DESCRIPTION
 from . import (arithmetic, ceilings, diagrams, diffs, drawing, exercises, figure_checks, figures, fragments,
-               local_reads, params, plots, predication, prose, split_example, stepdefs, tables, tuning_ablation, tuning_grids,
-               tuning_split_k, tuning_step11, tuning_step12)
+               local_reads, params, plots, predication, prose, sass_loops, split_example, stepdefs, tables, tuning_ablation,
+               tuning_grids, tuning_split_k, tuning_step11, tuning_step12)
 from .checks import check_html
 from .common import InputError, ToolError
 from .records import load_ptxas, load_tuning
@@ -40,7 +40,8 @@ FIGURE_FAULTS = "GEMM_DOCS_FIGURE_FAULTS"
 # The modules that write the site's generated files, each with a render(ctx). A new kind of table
 # or picture goes into one of them (or a new module listed here).
 OUTPUTS = (diffs, params, diagrams, tables, arithmetic, ceilings, figures, tuning_grids, tuning_split_k, tuning_ablation,
-           tuning_step11, tuning_step12, local_reads, plots, prose, exercises, fragments, split_example, predication)
+           tuning_step11, tuning_step12, local_reads, plots, prose, exercises, fragments, split_example, predication,
+           sass_loops)
 
 
 def main():

@@ -11,6 +11,12 @@
     kernel's registers.
   - lab12_pairs_pad.md: the same from that script's second run (NAME-step12-pairs-pad.log), which
     adds step 12 with the pairs' padding alone.
+  - lab12_split_settings.md: lab/exp_step12_split.sh's log (NAME-step12-split-settings.log): step 12
+    with the host's model of the device changed (GROUPS_PER_CU) and with K not split, beside step 11,
+    each over cuBLAS, at 4096 and 8192.
+  - lab12_order.md: lab/exp_step12_order.sh's log (NAME-step12-order.log): step 12 beside its variant
+    that reads a tile's fragments before it starts the next tile's copies, with step 11, each over
+    cuBLAS, and each kernel's registers.
 """
 import os
 import re
@@ -24,7 +30,7 @@ COPIES_NAMES = {"hoisted": "step 12, sources and bounds worked out once (hoisted
                 "nobounds": "step 12 with no bounds (nobounds; right only at multiples of the tiles)"}
 
 
-def read_rounds(path, label):
+def read_rounds(path, label, need_compiled=True):
     """The timings of a log of rounds (`== round R, M N K`, then one line per run): {(size, run):
     [GFLOPS, one per round]}. label(program, line, seen) names a run (seen: the runs before it in
     its block), or None for a line that is none of the script's runs: an error. A step 11 line
@@ -36,9 +42,9 @@ def read_rounds(path, label):
         r"^== ptxas (.+)\n.*?(\d+) bytes spill stores.*\n.*?Used (\d+) registers", "\n".join(lines), re.M)}
     runs, block = {}, None
     for line in lines:
-        m = re.match(r"== round \d+, (\d+) (\d+) (\d+)$", line)
+        m = re.match(r"== round \d+, (\d+)(?: (\d+) (\d+))?$", line)  # M N K, or one size: square
         if m:
-            block = (tuple(int(x) for x in m.groups()), [])
+            block = (tuple(int(x or m.group(1)) for x in m.groups()), [])
             continue
         m = re.match(r"(?:PASS|UNVERIFIED) (\S+) .*?: ([\d.]+) GFLOPS", line)
         if not (m and block):
@@ -53,7 +59,7 @@ def read_rounds(path, label):
         if m.group(1) == "kernel11_tensor_cores" and alone:
             flops = 2.0 * size[0] * size[1] * size[2]
             runs.setdefault((size, run + ", sgemm alone"), []).append(flops / (float(alone.group(1)) * 1e6))
-    if not runs or not compiled:
+    if not runs or (need_compiled and not compiled):
         raise InputError(f"{path}: not a log of the script that writes it")
     return runs, compiled
 
@@ -174,8 +180,66 @@ def medians(tuning_dir, name, label):
     return {key: median(v) for key, v in read_rounds(path, label)[0].items()}
 
 
+SPLIT_SETTINGS = "nvidia-h100-step12-split-settings.log"  # lab/exp_step12_split.sh on the H100
+SPLIT_ROWS_ = ("step 11", "step 11, sgemm alone", "step 12", "GROUPS_PER_CU = 1", "GROUPS_PER_CU = 3", "no split")
+SPLIT_NAMES = {"step 12": "step 12 (its defaults: GROUPS_PER_CU = 2)",
+               "GROUPS_PER_CU = 1": "step 12, GROUPS_PER_CU = 1", "GROUPS_PER_CU = 3": "step 12, GROUPS_PER_CU = 3",
+               "no split": "step 12, K not split (SLICES = 1)"}
+
+
+def peer_run(program):
+    """cuBLAS's and step 11's runs, as every step 12 log's table names them (None: neither)."""
+    return {"cublas": "cuBLAS", "kernel11_tensor_cores": "step 11"}.get(program)
+
+
+def split_label(program, line, seen):
+    """A run of lab/exp_step12_split.sh's log, named as split_table's rows."""
+    if program != "kernel12_predication":
+        return peer_run(program)
+    settings = (("no split", " SLICES=1 "), ("GROUPS_PER_CU = 1", " GROUPS_PER_CU=1 "), ("GROUPS_PER_CU = 3", " GROUPS_PER_CU=3 "))
+    return next((run for run, flag in settings if flag in line), "step 12")
+
+
+def split_table(tuning_dir, name=SPLIT_SETTINGS):
+    """lab/exp_step12_split.sh's log: each run over cuBLAS, medians of the rounds."""
+    path = os.path.join(tuning_dir, name)
+    if not os.path.isfile(path):
+        return missing(name)
+    runs, _ = read_rounds(path, split_label, need_compiled=False)
+    return "\n".join(ratio_rows(runs, SPLIT_ROWS_, SPLIT_NAMES)) + "\n"
+
+
+ORDER = "nvidia-h100-step12-order.log"  # lab/exp_step12_order.sh on the H100
+ORDER_NAMES = {"readsfirst": "step 12, the fragments read before the next tile's copies (readsfirst)",
+               "copieslast": "step 12, the next tile's copies after the tile's mma (copieslast)",
+               "nobounds": COPIES_NAMES["nobounds"]}
+
+
+def order_label(program, line, seen):
+    """A run of lab/exp_step12_order.sh's log, named as order_table's rows: a variant by its kernel file."""
+    kernel_file = re.search(r"lab/exp/step12_(\w+)\.cl", line)
+    if program != "kernel12_predication":
+        return peer_run(program)
+    return kernel_file.group(1) if kernel_file else "step 12"
+
+
+def order_table(tuning_dir, name=ORDER):
+    """lab/exp_step12_order.sh's log: each run over cuBLAS (medians of the rounds), and each
+    kernel's registers and spills. Only the variants the log ran have rows."""
+    if not os.path.isfile(os.path.join(tuning_dir, name)):
+        return missing(name)
+    runs, compiled = read_rounds(os.path.join(tuning_dir, name), order_label)
+    variants = [v for v in ORDER_NAMES if any(run == v for _, run in runs)]  # those the log ran
+    out = ratio_rows(runs, ("step 11", "step 11, sgemm alone", "step 12", *variants), ORDER_NAMES)
+    names = {"step12_kernel": "step 12", **{f"step12_{v}": ORDER_NAMES[v] for v in variants}}
+    out += registers(compiled, list(names), names, "at 1024")
+    return "\n".join(out) + "\n"
+
+
 def render(ctx):
     write(os.path.join(ctx.out, "lab12_copies.md"), copies_table(ctx.tuning_dir))
     write(os.path.join(ctx.out, "lab12_depth.md"), depth_table(ctx.tuning_dir))
     write(os.path.join(ctx.out, "lab12_pairs.md"), pairs_table(ctx.tuning_dir))
     write(os.path.join(ctx.out, "lab12_pairs_pad.md"), pairs_table(ctx.tuning_dir, PAIRS_PAD))
+    write(os.path.join(ctx.out, "lab12_split_settings.md"), split_table(ctx.tuning_dir))
+    write(os.path.join(ctx.out, "lab12_order.md"), order_table(ctx.tuning_dir))
