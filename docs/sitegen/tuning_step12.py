@@ -14,9 +14,10 @@
   - lab12_split_settings.md: lab/exp_step12_split.sh's log (NAME-step12-split-settings.log): step 12
     with the host's model of the device changed (GROUPS_PER_CU) and with K not split, beside step 11,
     each over cuBLAS, at 4096 and 8192.
-  - lab12_order.md: lab/exp_step12_order.sh's log (NAME-step12-order.log): step 12 beside its variant
-    that reads a tile's fragments before it starts the next tile's copies, with step 11, each over
-    cuBLAS, and each kernel's registers.
+  - lab12_order.md: lab/exp_step12_order.sh's second log (NAME-step12-order-copieslast.log): step 12
+    beside its variants that read a tile's fragments before they start the next tile's copies
+    (readsfirst), that start those copies after the tile's mma (copieslast), and that have no bound
+    (nobounds), with step 11, each over cuBLAS, and each kernel's registers.
 """
 import os
 import re
@@ -209,7 +210,8 @@ def split_table(tuning_dir, name=SPLIT_SETTINGS):
     return "\n".join(ratio_rows(runs, SPLIT_ROWS_, SPLIT_NAMES)) + "\n"
 
 
-ORDER = "nvidia-h100-step12-order.log"  # lab/exp_step12_order.sh on the H100
+ORDER = "nvidia-h100-step12-order-copieslast.log"  # lab/exp_step12_order.sh on the H100, its second run
+ORDER_FIRST = "nvidia-h100-step12-order.log"  # its first run, readsfirst alone
 ORDER_NAMES = {"readsfirst": "step 12, the fragments read before the next tile's copies (readsfirst)",
                "copieslast": "step 12, the next tile's copies after the tile's mma (copieslast)",
                "nobounds": COPIES_NAMES["nobounds"]}

@@ -271,6 +271,20 @@ with tempfile.TemporaryDirectory() as tmp:
             failures.append(f"{claim.__name__}: wrong on the committed {name}, or not caught with two runs "
                             f"swapped at {size}")
 
+    # the order variants' claim reads three records: the second log is swapped (step 12 and
+    # copieslast at 4096), the other two copied as they are, so that only the swap can fail it
+    if os.path.isfile(os.path.join(ctx.tuning_dir, tuning_step12.ORDER)):
+        true = claims.Data(ctx.results, ctx.tuning, ctx.steps, ctx.defaults, None, gen)
+        true.tuning_dir = ctx.tuning_dir
+        made = swapped(tuning_step12.ORDER, "4096 4096 4096",
+                       lambda l: l.startswith(k12) and "lab/exp/" not in l, lambda l: "step12_copieslast.cl" in l)
+        from sitegen import sass_loops
+        for name in (tuning_step12.ORDER_FIRST, sass_loops.SASS_LOOPS):
+            shutil.copy(os.path.join(ctx.tuning_dir, name), made.tuning_dir)
+        if claims.order_variants_slower(true) or "copieslast not slower at 4096" not in (claims.order_variants_slower(made) or ""):
+            failures.append("order_variants_slower: wrong on the committed logs, or not caught with step 12 and "
+                            "copieslast swapped at 4096")
+
 for f in failures:
     print(f"FAILED: {f}")
 print("docs.claims:", f"{len(failures)} failures" if failures else
