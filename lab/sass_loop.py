@@ -16,13 +16,11 @@ def loop_lines(path):
     """The listing's lines of its main loop, as cuobjdump wrote them (the `@!PT` padding kept)."""
     lines = open(path, errors="replace").read().splitlines()
     body = sass_loops.main_loop(sass_loops.instructions(lines))
+    if not body:
+        sys.exit(f"{path}: no loop with HMMA in it")
     first, last = body[0][0], body[-1][0]
-    out = []
-    for line in lines:
-        m = sass_loops.LINE.search(line)
-        if m and first <= int(m.group(1), 16) <= last:
-            out.append(line.rstrip())
-    return out
+    return [line.rstrip() for line in lines
+            if (m := sass_loops.LINE.search(line)) and first <= int(m.group(1), 16) <= last]
 
 
 def main(args):
@@ -33,20 +31,11 @@ def main(args):
     if table and len(args) == 1 and "=" not in args[0]:
         print(sass_loops.table(args[0]), end="")
         return
-    text = []
-    for a in args:
-        name, _, path = a.partition("=")
-        text += [f"== {name}"] + loop_lines(path)
-    if not table:
-        print("\n".join(text))
-        return
-    import tempfile
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-        f.write("\n".join(text) + "\n")
-    try:
-        print(sass_loops.table(f.name), end="")
-    finally:
-        os.unlink(f.name)
+    loops = {name: loop_lines(path) for name, _, path in (a.partition("=") for a in args)}
+    if table:
+        print(sass_loops.table_of(loops, "the listings"), end="")
+    else:
+        print("\n".join(f"== {name}\n" + "\n".join(lines) for name, lines in loops.items()))
 
 
 if __name__ == "__main__":

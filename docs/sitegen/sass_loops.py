@@ -89,17 +89,21 @@ def read_loops(path):
     return loops
 
 
-def table(path):
-    loops = read_loops(path)
+def table_of(loops, where):
+    """The table of {NAME: [listing lines]}, one column per name; `where` names the input in errors."""
     cols = {name: counts(main_loop(instructions(lines))) for name, lines in loops.items()}
     for name, c in cols.items():
         if not c["all"] or not c["tensor cores (HMMA)"]:
-            raise InputError(f"{path}: '{name}' has no loop with HMMA in it")
+            raise InputError(f"{where}: '{name}' has no loop with HMMA in it")
     rows = [n for n, _ in KINDS] + ["other", "all", "before the first read"]
     out = ["| instructions in the main loop | " + " | ".join(cols) + " |", "|---" + "|---:" * len(cols) + "|"]
     for r in rows:
         out.append(f"| {r} | " + " | ".join(str(c.get(r, 0)) for c in cols.values()) + " |")
     return "\n".join(out) + "\n"
+
+
+def table(path):
+    return table_of(read_loops(path), path)
 
 
 def render(ctx):

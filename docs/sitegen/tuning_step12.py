@@ -182,7 +182,7 @@ def medians(tuning_dir, name, label):
 
 
 SPLIT_SETTINGS = "nvidia-h100-step12-split-settings.log"  # lab/exp_step12_split.sh on the H100
-SPLIT_ROWS_ = ("step 11", "step 11, sgemm alone", "step 12", "GROUPS_PER_CU = 1", "GROUPS_PER_CU = 3", "no split")
+SPLIT_SETTING_ROWS = ("step 11", "step 11, sgemm alone", "step 12", "GROUPS_PER_CU = 1", "GROUPS_PER_CU = 3", "no split")
 SPLIT_NAMES = {"step 12": "step 12 (its defaults: GROUPS_PER_CU = 2)",
                "GROUPS_PER_CU = 1": "step 12, GROUPS_PER_CU = 1", "GROUPS_PER_CU = 3": "step 12, GROUPS_PER_CU = 3",
                "no split": "step 12, K not split (SLICES = 1)"}
@@ -207,7 +207,7 @@ def split_table(tuning_dir, name=SPLIT_SETTINGS):
     if not os.path.isfile(path):
         return missing(name)
     runs, _ = read_rounds(path, split_label, need_compiled=False)
-    return "\n".join(ratio_rows(runs, SPLIT_ROWS_, SPLIT_NAMES)) + "\n"
+    return "\n".join(ratio_rows(runs, SPLIT_SETTING_ROWS, SPLIT_NAMES)) + "\n"
 
 
 ORDER = "nvidia-h100-step12-order-copieslast.log"  # lab/exp_step12_order.sh on the H100, its second run
@@ -219,9 +219,9 @@ ORDER_NAMES = {"readsfirst": "step 12, the fragments read before the next tile's
 
 def order_label(program, line, seen):
     """A run of lab/exp_step12_order.sh's log, named as order_table's rows: a variant by its kernel file."""
-    kernel_file = re.search(r"lab/exp/step12_(\w+)\.cl", line)
     if program != "kernel12_predication":
         return peer_run(program)
+    kernel_file = re.search(r"lab/exp/step12_(\w+)\.cl", line)
     return kernel_file.group(1) if kernel_file else "step 12"
 
 
