@@ -5,6 +5,9 @@
 #   verify_awkward K12 KERNEL_FILE
 #                           step 12 with KERNEL_FILE at the tests' awkward sizes, each with the three
 #                           (alpha, beta) pairs, then with K split in 3: PASS or FAIL, one line each
+#   in_rounds FUNCTION "M N K" ...
+#                           two rounds over the sizes, each size's block headed `== round R, M N K`
+#                           (the line the site's tables read) and run as FUNCTION M N K
 strip_shared() { sed -E 's/TSM=128 TSN=128 TSK=8 WTM=64 WTN=64 WPTM=16 WPTN=8 WIDTH=4 STAGES=4 COPY=1 TILE_PAD=[48] TC=1 PRODUCTS=3 PROMOTE=1 //; s/; error.*//'; }
 timed() { "$@" --brief --no-exact --no-verify --repeat 20 --warmup 5 2>&1 | grep -E 'PASS|FAIL|UNVERIFIED|rror' | strip_shared; }
 verify_awkward() {
@@ -16,4 +19,14 @@ verify_awkward() {
     done
   done
   $k12 -m 300 -n 260 -k 1001 -D SLICES=3 --beta 1 --kernel-file $kf --brief --repeat 1 --warmup 0 2>&1 | cut -c1-40
+}
+in_rounds() {
+  local fn=$1 round s
+  shift
+  for round in 1 2; do
+    for s in "$@"; do
+      echo "== round $round, $s"
+      $fn $s
+    done
+  done
 }

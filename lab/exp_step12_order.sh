@@ -38,17 +38,17 @@ for v in readsfirst copieslast; do
   echo "== verify $v"
   verify_awkward $k12 $exp/step12_$v.cl
 done
-for round in 1 2; do
-  for s in "2048 2048 2048" "4096 4096 4096" "8192 8192 8192" "4097 4097 4097" "1000 3000 500"; do
-    set -- $s
-    sz="-m $1 -n $2 -k $3"
-    echo "== round $round, $s"
-    timed "$build"/bench/peer_cublas $sz
-    timed $k11 $sz
-    timed $k12 $sz
-    timed $k12 $sz --kernel-file $exp/step12_readsfirst.cl
-    timed $k12 $sz --kernel-file $exp/step12_copieslast.cl
-    [ $(($1 % 128)) = 0 ] && [ $(($2 % 128)) = 0 ] && [ $(($3 % 8)) = 0 ] && timed $k12 $sz --kernel-file $exp/step12_nobounds.cl
-  done
-done
+# One size's block of a round: M N K as arguments
+block() {
+  local sz="-m $1 -n $2 -k $3"
+  timed "$build"/bench/peer_cublas $sz
+  timed $k11 $sz
+  timed $k12 $sz
+  timed $k12 $sz --kernel-file $exp/step12_readsfirst.cl
+  timed $k12 $sz --kernel-file $exp/step12_copieslast.cl
+  if [ $(($1 % 128)) = 0 ] && [ $(($2 % 128)) = 0 ] && [ $(($3 % 8)) = 0 ]; then  # every tile inside
+    timed $k12 $sz --kernel-file $exp/step12_nobounds.cl
+  fi
+}
+in_rounds block "2048 2048 2048" "4096 4096 4096" "8192 8192 8192" "4097 4097 4097" "1000 3000 500"
 date -u +%FT%TZ
