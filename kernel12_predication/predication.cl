@@ -96,8 +96,8 @@
 //             file: it builds it with 1 where the GPU has cp.async and 0 elsewhere.
 // Constraints K >= 8 (the host refuses fewer: step 11 says why); M, N >= 1;
 //             M*K, K*N, M*N < 2^31 and SLICES*splitRows*cols*TSM*TSN < 2^31 (int indices);
-//             0 <= splitRows <= ceil(M/TSM); SLICES >= 1 (a slice left without a tile, when
-//             SLICES > ceil(K/TSK), writes zeros);
+//             0 <= splitRows <= ceil(M/TSM), and splitRows = 0 where HAS_SPLIT_ROWS = 0;
+//             SLICES >= 1 (a slice left without a tile, when SLICES > ceil(K/TSK), writes zeros);
 //             TSM a multiple of WTM, TSN of WTN, WTM of WPTM, WTN of WPTN, WPTM and WPTN
 //             multiples of WIDTH; WTM a multiple of 16, WTN and TSK of 8, (WTM/WPTM)*(WTN/WPTN) = 32;
 //             TILE_PAD a multiple of WIDTH; A, B and C start at addresses aligned to WIDTH floats
@@ -152,16 +152,28 @@
 // common/src/gemm_step_rules.c, written out in kernel11_tensor_cores/tensor_cores.cl), with
 // Mp = R*TSM, Np = cols*TSN and Kp = ceil(K/TSK)*TSK, and one change in its cost: no C is padded
 // and there is no unpad; instead each split block's last work-group reads the SLICES partial blocks
-// and writes C, alone, after the slices: cost(s) = the time the last work-group ends (as step 11's)
-// + (s + 1)*4*F/(2*TSK) tiles (a block of TSM x TSN floats read at one slot's share of the memory
-// bandwidth), with F = GEMM_SPLIT_FLOPS_PER_BYTE and the work-group's fixed cost G =
+// and writes C, alone, after the slices: cost(s) = the time the last work-group ends (as step 11's,
+// times 1 + GEMM_SPLIT_CODE_COST where s > 1, GEMM_SPLIT_CODE_COST = 0.03: the kernel built with
+// the split's code, HAS_SPLIT_ROWS below) + (s + 1)*4*F/(2*TSK) tiles (a block of TSM x TSN floats read at one slot's share of the
+// memory bandwidth), with F = GEMM_SPLIT_FLOPS_PER_BYTE and the work-group's fixed cost G =
 // GEMM_SPLIT_GROUP_TILES of common/include/gemm_step_rules.h, as in step 11's gemm_split_k_cost():
 // split_k_cost() there, with in_place = 1.
+//
+// HAS_SPLIT_ROWS: no parameter, a fact of the launch that the host builds in (gemm_plan_predicated(),
+// which reports it): 1 where it launches split rows (splitRows > 0), 0 where it launches none. With 0
+// the kernel has no code for the split (the partial blocks, the count, the last slice's sum): never
+// run there, that code still took registers from the loop over K, which ran 1 to 4% slower with it on
+// an H100 (docs/lab12.md). A host that leaves it undefined gets 1, right for any splitRows.
 //
 // How the host builds COPY=2 and TC=2 (NVIDIA's defaults), in plan() of
 // kernel12_predication/main.c: as COPY=1 and TC=1 where the GPU reports compute capability 8.0 or
 // higher through cl_nv_device_attribute_query (queries 0x4000 and 0x4001: major*10 + minor >= 80),
 // else as COPY=0 and TC=0.
+
+// The split's code is kept unless the host says that the launch has no split rows (see above)
+#ifndef HAS_SPLIT_ROWS
+#define HAS_SPLIT_ROWS 1
+#endif
 
 // Work-items per work-group of sgemm: RTSN along N times RTSM along M
 #define RTSM ((TSM)/(WPTM))
@@ -436,7 +448,7 @@ void sgemm(const int M, const int N, const int K,
     // fullRows work-group rows are block rows computed whole, the others the last splitRows block
     // rows SLICES times over. The tiles of K: ceil(K/TSK), the last one partly past K's end.
     const int fullRows = (M + TSM - 1)/TSM - splitRows;
-    const int split = get_group_id(1) >= fullRows;
+    const int split = HAS_SPLIT_ROWS && get_group_id(1) >= fullRows;  // 0 at build time: no split code
     const int slice = split ? (get_group_id(1) - fullRows) / splitRows : 0;
     const int blockRow = get_group_id(1) - slice*splitRows;
     const int slices = split ? (get_num_groups(1) - fullRows) / splitRows : 1;

@@ -177,6 +177,16 @@ double gemm_split_k_cost(const gemm_problem *p, gemm_split_k split_k);
 #define GEMM_SPLIT_GROUP_TILES 1.0
 
 /**
+ * @brief What step 12's sgemm loses, as a fraction of its time, where it is built with the code that
+ * sums split-K's slices (HAS_SPLIT_ROWS=1, where the host launches split rows), as step 12's cost in
+ * gemm_split_k_cost()'s model assumes it: never run, that code still took registers from the loop. On
+ * an H100 the kernel built with it and launched with no split ran 1.4 to 4.2% slower at 2048, 4096
+ * and 8192 than the kernel built without it (lab/tuning/nvidia-h100-step12-live.log; 3.0% on average).
+ * With it the model splits only where the split's gain outweighs it (not at 4096 and 8192 there).
+ */
+#define GEMM_SPLIT_CODE_COST 0.03
+
+/**
  * @brief Step 9's plan: gemm_plan_padded() with K split as @p split_k says
  * (gemm_split_k_choose()): the sgemm's grid of work-groups has its whole block rows first, written
  * as steps 6-8 write them (into C, or into the padded C with beta = 0), then the split block rows once
@@ -230,7 +240,9 @@ const gemm_problem *gemm_tile_by_size(const gemm_problem *p, gemm_plan *plan, ge
  * matrix is padded here); the split rows' slices write their partial blocks to helper buffer 0
  * (SLICES x split blocks x TSM*TSN floats) and count themselves in helper buffer 1, one counter per
  * split block (gemm_plan_counters(): zero, and left zero by the kernel); the block's last slice adds
- * them up. The sgemm's arguments: `(M, N, K, alpha, beta, A, B, C, partials, counters, splitRows)`.
+ * them up. The sgemm's arguments: `(M, N, K, alpha, beta, A, B, C, partials, counters, splitRows)`. The
+ * kernel is built with HAS_SPLIT_ROWS=1 where split rows are launched, else 0 (no split code in it),
+ * reported as a value the plan chose (gemm_plan_choose()).
  * @return 0 or #GEMM_EXIT_BAD_INPUT with @p msg filled (A, B or C, or the partial blocks, past the
  * kernel's 32-bit indices).
  */

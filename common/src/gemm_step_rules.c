@@ -262,9 +262,10 @@ static double split_k_cost(const gemm_problem *p, gemm_split_k split_k, int in_p
      * and writes the whole rows */
     if (in_place) /* step 12: each split block's last work-group reads the s partial blocks and writes C,
                      at one slot's share of the bandwidth, after the slices: (s + 1) blocks, one after
-                     the other */
+                     the other; and every tile a little slower where the kernel holds the split's code */
         return split_k_time(blocks - rows * cols, depth + GEMM_SPLIT_GROUP_TILES, rows * cols * s,
-                            ceil(depth / s) + GEMM_SPLIT_GROUP_TILES, at_once) +
+                            ceil(depth / s) + GEMM_SPLIT_GROUP_TILES, at_once) *
+                   (split ? 1.0 + GEMM_SPLIT_CODE_COST : 1.0) +
                (split ? (s + 1.0) * per_block : 0.0);
     const double copies = (pad_c ? 2.0 * (blocks - rows * cols) : 0.0) + (s + 1.0) * rows * cols;
     return split_k_time(blocks - rows * cols, depth + GEMM_SPLIT_GROUP_TILES, rows * cols * s,
@@ -390,6 +391,8 @@ int gemm_plan_predicated(const gemm_problem *p, gemm_plan *plan, size_t sgemm_lo
     if (gemm_param(p, "SPLIT_ROWS") == 0 || gemm_param(p, "SPLIT_ROWS") != split.rows)
         gemm_plan_choose(plan, "SPLIT_ROWS", split.rows);
     const long split_rows = split.slices > 1 ? split.rows : 0, full_rows = block_rows - split_rows;
+    /* the kernel carries the split's code only where it has split rows to run (GEMM_SPLIT_CODE_COST) */
+    gemm_plan_choose(plan, "HAS_SPLIT_ROWS", split_rows > 0);
     gemm_buffer_id partials = GEMM_BUF_C, counters = GEMM_BUF_C; /* not used when nothing is split */
     if (split_rows) {
         partials = GEMM_BUF_T0;

@@ -4,6 +4,10 @@
 //   build/kernel12_predication/kernel12_predication --kernel-file docs/exercises/step12_bug.cl -m 17 -n 64 -k 64
 //   build/kernel12_predication/kernel12_predication --kernel-file docs/exercises/step12_bug.cl -m 17 -n 33 -k 65
 
+#ifndef HAS_SPLIT_ROWS
+#define HAS_SPLIT_ROWS 1
+#endif
+
 #define RTSM ((TSM)/(WPTM))
 #define RTSN ((TSN)/(WPTN))
 #define THREADS (RTSM*RTSN)
@@ -208,7 +212,7 @@ void sgemm(const int M, const int N, const int K,
 #endif
 
     const int fullRows = (M + TSM - 1)/TSM - splitRows;
-    const int split = get_group_id(1) >= fullRows;
+    const int split = HAS_SPLIT_ROWS && get_group_id(1) >= fullRows;
     const int slice = split ? (get_group_id(1) - fullRows) / splitRows : 0;
     const int blockRow = get_group_id(1) - slice*splitRows;
     const int slices = split ? (get_num_groups(1) - fullRows) / splitRows : 1;

@@ -159,6 +159,11 @@
 // higher through cl_nv_device_attribute_query (queries 0x4000 and 0x4001: major*10 + minor >= 80),
 // else as COPY=0 and TC=0.
 
+// The split's code is kept unless the host says that the launch has no split rows (see above)
+#ifndef HAS_SPLIT_ROWS
+#define HAS_SPLIT_ROWS 1
+#endif
+
 // Work-items per work-group of sgemm: RTSN along N times RTSM along M
 #define RTSM ((TSM)/(WPTM))
 #define RTSN ((TSN)/(WPTN))
@@ -441,7 +446,7 @@ void sgemm(const int M, const int N, const int K,
     // fullRows work-group rows are block rows computed whole, the others the last splitRows block
     // rows SLICES times over. The tiles of K: ceil(K/TSK), the last one partly past K's end.
     const int fullRows = (M + TSM - 1)/TSM - splitRows;
-    const int split = get_group_id(1) >= fullRows;
+    const int split = HAS_SPLIT_ROWS && get_group_id(1) >= fullRows;  // 0 at build time: no split code
     const int slice = split ? (get_group_id(1) - fullRows) / splitRows : 0;
     const int blockRow = get_group_id(1) - slice*splitRows;
     const int slices = split ? (get_num_groups(1) - fullRows) / splitRows : 1;

@@ -141,8 +141,9 @@ def split_example(d, P, device):
 
 def chosen_text(d, P, size, device, where):
     """What the host chose for the parameters of `chosen` left at 0, as a clause to add to a title
-    ("; the host chose ..."), or "" where it chose nothing (step 11 leaves none at 0)."""
-    picked = d.chosen_values(P, size, device)
+    ("; the host chose ..."), or "" where it chose nothing (step 11 leaves none at 0). What the host
+    builds in that is no parameter (step 12's HAS_SPLIT_ROWS) is not shown."""
+    picked = {k: v for k, v in d.chosen_values(P, size, device).items() if k not in d.built_in}
     if not picked:
         return ""
     out = "; the host chose " + " and ".join(f"{k}={v}" for k, v in picked.items())

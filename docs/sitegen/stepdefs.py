@@ -30,6 +30,7 @@ def configure(source):
         raise InputError(f"{SPLIT_HEADER}: no #define {', '.join(missing)}")
     SplitK.flops_per_byte = values["GEMM_SPLIT_FLOPS_PER_BYTE"]
     SplitK.group_tiles = values["GEMM_SPLIT_GROUP_TILES"]
+    Predication.code_cost = values["GEMM_SPLIT_CODE_COST"]
 
 
 def get(name):

@@ -186,6 +186,7 @@ class StepDef:
     a_transposed = False   # the sgemm kernel reads A transposed (K x M), written by a helper kernel
     in_place = False       # step 12: the sgemm adds split-K's slices itself (a workspace of partial blocks), no unpad
     chosen = ()            # parameters whose value 0 lets the host choose (the report shows the choice)
+    built_in = ()          # no parameters: values the host builds into the kernel from its plan (and reports)
     host_only = ()         # parameters only the host reads: the kernels' code does not depend on them
     staging = None         # with several buffers of a tile: how the next tiles reach them ("registers", "copy")
 

@@ -21,7 +21,7 @@ class Device:
 
 # The header that holds the constants of gemm_split_k_cost()'s model, and their names
 SPLIT_HEADER = "common/include/gemm_step_rules.h"
-SPLIT_DEFINES = ("GEMM_SPLIT_FLOPS_PER_BYTE", "GEMM_SPLIT_GROUP_TILES")
+SPLIT_DEFINES = ("GEMM_SPLIT_FLOPS_PER_BYTE", "GEMM_SPLIT_GROUP_TILES", "GEMM_SPLIT_CODE_COST")
 INT_MAX = 2**31 - 1
 
 
@@ -378,10 +378,15 @@ class Predication(TensorCores):
     floats; a lane's fragments read k = 2q and 2q+1 of each 8-deep step (fragment_ks), A's pair as
     one float2. The split of K is step 11's, chosen by the same rule with one change
     in its cost (`in_place`: no C is padded and no unpad runs; each split block's last work-group
-    reads the SLICES partial blocks, which the slices write to a workspace, and writes C)."""
+    reads the SLICES partial blocks, which the slices write to a workspace, and writes C; and the
+    waves take 1 + GEMM_SPLIT_CODE_COST times as long where the kernel is built with the split's
+    code). The host builds HAS_SPLIT_ROWS = 1 where it launches split rows, else 0, and reports it
+    as a value it chose."""
     name = "kernel12_predication"
     a_transposed = False
     in_place = True
+    code_cost = None  # GEMM_SPLIT_CODE_COST, read from the header by configure()
+    built_in = ("HAS_SPLIT_ROWS",)
     host_only = TensorCores.host_only + ("TILE_BY_SIZE",)
     SIDES = ("TSM", "TSN", "WTM", "WTN", "WPTM", "WPTN")  # what TILE_BY_SIZE = 1 halves
 
@@ -408,11 +413,15 @@ class Predication(TensorCores):
         out = super().chosen_values(halved or P, size, device)
         if halved:
             out.update({k: halved[k] for k in self.SIDES + ("TILE_BY_SIZE",)})
+        slices, rows = self.model(halved or P, size, device)[1]
+        out["HAS_SPLIT_ROWS"] = int(slices > 1 and rows > 0)
         return out
 
     def same_params(self, recorded, defaults):
         """As step 11's, and a run at a size where the host halved the tile (TILE_BY_SIZE=1 in the
-        defaults, 0 with half of each side in the run) is one of the defaults too."""
+        defaults, 0 with half of each side in the run) is one of the defaults too. HAS_SPLIT_ROWS,
+        which the run reports (since the host builds it), follows from its split: no parameter."""
+        recorded = {k: v for k, v in recorded.items() if k not in self.built_in}
         if defaults.get("TILE_BY_SIZE") == 1 and recorded.get("TILE_BY_SIZE") == 0:
             defaults = dict(defaults, TILE_BY_SIZE=0, **{k: defaults[k] // 2 for k in self.SIDES if k in defaults})
         return super().same_params(recorded, defaults)
@@ -425,10 +434,13 @@ class Predication(TensorCores):
         """split_k_cost(p, split, in_place = 1): the waves as step 11's, then each split block's last
         work-group reading the SLICES partial blocks and writing C, (s + 1) blocks at one slot's share
         of the bandwidth."""
+        if self.code_cost is None:
+            raise ValueError("stepdefs.configure(source) reads the model's constants: call it first")
         c = super().cost(P, size, device, slices, rows)
         per_block = 4.0 * self.flops_per_byte / (2.0 * float(P["TSK"]))
         copies = (float(slices) + 1.0) * per_block if slices > 1 else 0.0
-        return SplitCost(c.slices, c.rows, c.whole, c.parts, c.tiles, c.time, copies)
+        time = c.time * (1.0 + self.code_cost) if slices > 1 else c.time  # the split's code, built in
+        return SplitCost(c.slices, c.rows, c.whole, c.parts, c.tiles, time, copies)
 
     def refusal(self, P, size):
         m, n, k = size
