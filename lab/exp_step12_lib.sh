@@ -5,6 +5,9 @@
 #   verify_awkward K12 KERNEL_FILE
 #                           step 12 with KERNEL_FILE at the tests' awkward sizes, each with the three
 #                           (alpha, beta) pairs, then with K split in 3: PASS or FAIL, one line each
+#   timed_base BUILD K11 K12 M N K
+#                           each size's first three timings: cuBLAS (BUILD/bench/peer_cublas), step 11
+#                           (K11) and step 12 (K12) at their defaults, at M x N x K
 #   in_rounds FUNCTION "M N K" ...
 #                           two rounds over the sizes, each size's block headed `== round R, M N K`
 #                           (the line the site's tables read) and run as FUNCTION M N K
@@ -19,6 +22,12 @@ verify_awkward() {
     done
   done
   $k12 -m 300 -n 260 -k 1001 -D SLICES=3 --beta 1 --kernel-file $kf --brief --repeat 1 --warmup 0 2>&1 | cut -c1-40
+}
+timed_base() {
+  local sz="-m $4 -n $5 -k $6"
+  timed "$1"/bench/peer_cublas $sz
+  timed $2 $sz
+  timed $3 $sz
 }
 in_rounds() {
   local fn=$1 round s

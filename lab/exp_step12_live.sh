@@ -38,9 +38,7 @@ done
 # One size's block of a round: M N K as arguments
 block() {
   local sz="-m $1 -n $2 -k $3"
-  timed "$build"/bench/peer_cublas $sz
-  timed $k11 $sz
-  timed $k12 $sz
+  timed_base "$build" $k11 $k12 "$@"
   timed $k12 $sz -D SLICES=1
   timed $k12 $sz -D SLICES=1 --kernel-file $exp/step12_nosum.cl
   timed $k12 $sz -D SLICES=1 --kernel-file $exp/step12_nosum_vector1.cl

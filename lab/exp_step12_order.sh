@@ -41,9 +41,7 @@ done
 # One size's block of a round: M N K as arguments
 block() {
   local sz="-m $1 -n $2 -k $3"
-  timed "$build"/bench/peer_cublas $sz
-  timed $k11 $sz
-  timed $k12 $sz
+  timed_base "$build" $k11 $k12 "$@"
   timed $k12 $sz --kernel-file $exp/step12_readsfirst.cl
   timed $k12 $sz --kernel-file $exp/step12_copieslast.cl
   if [ $(($1 % 128)) = 0 ] && [ $(($2 % 128)) = 0 ] && [ $(($3 % 8)) = 0 ]; then  # every tile inside
