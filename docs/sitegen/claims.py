@@ -536,6 +536,25 @@ def pad_alone_slower(d):
     return f"not slower at {', '.join(bad)}" if bad else None
 
 
+def split_code_costs(d):
+    """lab12: 'Without the split's code the kernel was faster than with it, K not split, at every size
+    of the run and in both rounds, and it spilled less': in lab/exp_step12_live.sh's log, nosum is
+    faster than step 12 with K not split in each round at each size, and its compiler's report
+    shows fewer bytes spilled than the kernel's."""
+    from . import tuning_step12 as t
+    read = t.live_rounds(d.tuning_dir, t.LIVE) if getattr(d, "tuning_dir", None) else None
+    if read is None:
+        return f"no {t.LIVE}"
+    runs, compiled = read
+    bad = [f"nosum not faster at {size_short(s)} in round {i + 1}" for (s, run), rates in runs.items()
+           if run == "nosum" for i, (a, b) in enumerate(zip(rates, runs[(s, "no split")])) if a <= b]
+    if any(len(rates) < 2 for (s, run), rates in runs.items() if run == "nosum"):
+        bad.append("fewer than two rounds")
+    if int(compiled["step12_nosum"][1]) >= int(compiled["step12_kernel"][1]):
+        bad.append("nosum spilled no less than the kernel")
+    return "; ".join(bad) or None
+
+
 def order_variants_slower(d):
     """lab12: 'readsfirst was slower than step 12 at every size of the run, in both runs, and so were
     copieslast and nobounds': in lab/exp_step12_order.sh's two logs, each variant the log ran is
@@ -600,6 +619,7 @@ CLAIMS = [
     (r"With TILE_PAD = 4 alone, the kernel before the pairs was slower at every size of the run", pad_alone_slower),
     (r"and\s+the pairs again faster at every size but 512", pairs_faster_but_512),
     (r"readsfirst was slower than step 12 at every size of the run", order_variants_slower),
+    (r"Without the split's code the kernel was faster than with it", split_code_costs),
     # what a page shows, not a claim about the data
     (r"what it gained on every device we recorded", describes_the_pages),
     (r"^Step \d+ (?:on|against) (?:step \d+ at )?every (?:recorded device|(?:square )?size)", describes_the_pages),

@@ -18,6 +18,10 @@
     beside its variants that read a tile's fragments before they start the next tile's copies
     (readsfirst), that start those copies after the tile's mma (copieslast), and that have no bound
     (nobounds), with step 11, each over cuBLAS, and each kernel's registers.
+  - lab12_live.md: lab/exp_step12_live.sh's log (NAME-step12-live.log): step 12 at its defaults and
+    with K not split, beside its variants without the split's code (nosum) and without the one-float
+    copies too (nosum_vector1), both unsplit, with step 11, each over cuBLAS; then the variants over
+    step 12 unsplit, round by round; and each kernel's registers.
 """
 import os
 import re
@@ -238,6 +242,51 @@ def order_table(tuning_dir, name=ORDER):
     return "\n".join(out) + "\n"
 
 
+LIVE = "nvidia-h100-step12-live.log"  # lab/exp_step12_live.sh on the H100
+LIVE_NAMES = {"step 12": "step 12 (its defaults)", "no split": "step 12, K not split (SLICES = 1)",
+              "nosum": "step 12 without the split's code, K not split (nosum)",
+              "nosum_vector1": "nosum with whole-vector copies only (nosum_vector1; right where K and N are multiples of 4)"}
+
+
+def live_label(program, line, seen):
+    """A run of lab/exp_step12_live.sh's log: a variant by its kernel file; of step 12's own two
+    runs the first is its defaults, the second K not split (at 2048 the defaults split nothing
+    either, so the order tells them apart, not the line)."""
+    if program != "kernel12_predication":
+        return peer_run(program)
+    kernel_file = re.search(r"lab/exp/step12_(\w+)\.cl", line)
+    if kernel_file:
+        return kernel_file.group(1)
+    return "no split" if "step 12" in seen else "step 12"
+
+
+def live_rounds(tuning_dir, name=LIVE):
+    """{(size, run): [GFLOPS per round]} and the compiler's reports of lab/exp_step12_live.sh's log,
+    or None where the log is not there."""
+    path = os.path.join(tuning_dir, name)
+    return read_rounds(path, live_label) if os.path.isfile(path) else None
+
+
+def live_table(tuning_dir, name=LIVE):
+    """lab/exp_step12_live.sh's log: each run over cuBLAS (medians of the rounds); then nosum and
+    nosum_vector1 over step 12 with K not split, each round's pair; each kernel's registers."""
+    read = live_rounds(tuning_dir, name)
+    if read is None:
+        return missing(name)
+    runs, compiled = read
+    out = ratio_rows(runs, ("step 11", "step 11, sgemm alone", "step 12", "no split", "nosum", "nosum_vector1"),
+                     LIVE_NAMES)
+    sizes = sorted({size for size, _ in runs}, key=lambda s: s[0] * s[1] * s[2])
+    out += ["", "| over step 12 with K not split, round by round | " + " | ".join(" x ".join(map(str, s)) for s in sizes)
+            + " |", "|---" * (len(sizes) + 1) + "|"]
+    for v in ("nosum", "nosum_vector1"):
+        cells = [", ".join(f"{a / b:.3f}" for a, b in zip(runs[(s, v)], runs[(s, "no split")])) for s in sizes]
+        out.append(f"| {v} | " + " | ".join(cells) + " |")
+    names = {"step12_kernel": "step 12", "step12_nosum": "nosum", "step12_nosum_vector1": "nosum_vector1"}
+    out += registers(compiled, list(names), names, "at 1024, K not split")
+    return "\n".join(out) + "\n"
+
+
 def render(ctx):
     write(os.path.join(ctx.out, "lab12_copies.md"), copies_table(ctx.tuning_dir))
     write(os.path.join(ctx.out, "lab12_depth.md"), depth_table(ctx.tuning_dir))
@@ -245,3 +294,4 @@ def render(ctx):
     write(os.path.join(ctx.out, "lab12_pairs_pad.md"), pairs_table(ctx.tuning_dir, PAIRS_PAD))
     write(os.path.join(ctx.out, "lab12_split_settings.md"), split_table(ctx.tuning_dir))
     write(os.path.join(ctx.out, "lab12_order.md"), order_table(ctx.tuning_dir))
+    write(os.path.join(ctx.out, "lab12_live.md"), live_table(ctx.tuning_dir))

@@ -262,7 +262,10 @@ with tempfile.TemporaryDirectory() as tmp:
              lambda l: "step12_cached.cl" in l),
             (claims.deeper_tile_slower, tuning_step12.DEPTH, "8192 8192 8192",
              lambda l: l.startswith(k12) and " TSK=8 " in l and "step12_cached.cl" not in l,
-             lambda l: l.startswith(k12) and " TSK=16 " in l)):
+             lambda l: l.startswith(k12) and " TSK=16 " in l),
+            (claims.split_code_costs, tuning_step12.LIVE, "4096 4096 4096",
+             lambda l: l.startswith(k12) and " SLICES=1 " in l and "lab/exp/" not in l,
+             lambda l: "step12_nosum.cl" in l)):
         true = claims.Data(ctx.results, ctx.tuning, ctx.steps, ctx.defaults, None, gen)
         true.tuning_dir = ctx.tuning_dir
         if not os.path.isfile(os.path.join(ctx.tuning_dir, name)):
