@@ -137,8 +137,53 @@ def draft_table(tuning_dir, name=DRAFT):
     return "\n".join(out) + "\n"
 
 
+BEFORE_SPLIT_CODE = "nvidia-h100-step12-sweep-a2db673.csv"  # the H100's results file before HAS_SPLIT_ROWS
+SPLIT_KEYS = ("SLICES", "SPLIT_ROWS", "HAS_SPLIT_ROWS")
+
+
+def sweep_rows(path):
+    """{size: {step: row}} of a bench.py sweep's measured rows."""
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r.get("gflops") and r["status"] in ("PASS", "UNVERIFIED")]
+    out = {}
+    for r in rows:
+        out.setdefault((int(r["m"]), int(r["n"]), int(r["k"])), {})[r["step"]] = r
+    return out
+
+
+def split_text(row):
+    """The split a step 12 row reports, and whether its kernel held the split's code: rows before
+    HAS_SPLIT_ROWS existed always did."""
+    p = dict(kv.split("=") for kv in row["params"].split())
+    return f"{p['SLICES']}, {p['SPLIT_ROWS']}, {p.get('HAS_SPLIT_ROWS', '1')}"
+
+
+def split_code_sweeps_table(results_dir, tuning_dir, name=BEFORE_SPLIT_CODE, label="nvidia-h100"):
+    """Step 12 over cuBLAS in the sweep before HAS_SPLIT_ROWS (lab/tuning/`name`) and in the results
+    file `label`, medians, at every size where step 12's split or its build differ between the two,
+    and step 12's GFLOPS in the second over the first."""
+    before_path, after_path = os.path.join(tuning_dir, name), os.path.join(results_dir, f"{label}.csv")
+    if not (os.path.isfile(before_path) and os.path.isfile(after_path)):
+        return f"<div class=\"para\">No `{name}` in this site's tuning records, or no `{label}.csv`.</div>\n"
+    before, after = sweep_rows(before_path), sweep_rows(after_path)
+    out = ["| M x N x K | before: SLICES, SPLIT_ROWS, split's code | over cuBLAS | now: the same | over cuBLAS "
+           "| step 12, now over before |", "|---|---|---:|---|---:|---:|"]
+    for size in sorted(set(before) & set(after), key=lambda s: (s[0] * s[1] * s[2], s)):
+        b, a = before[size], after[size]
+        if not all("kernel12_predication" in x and "cublas" in x for x in (b, a)):
+            continue
+        sb, sa = split_text(b["kernel12_predication"]), split_text(a["kernel12_predication"])
+        if sb == sa:
+            continue
+        rate = lambda x, step="kernel12_predication": float(x[step]["gflops"])  # noqa: E731
+        out.append(f"| {' x '.join(map(str, size))} | {sb} | {rate(b) / rate(b, 'cublas'):.2f} | {sa} "
+                   f"| {rate(a) / rate(a, 'cublas'):.2f} | {rate(a) / rate(b):.3f} |")
+    return "\n".join(out) + "\n"
+
+
 def render(ctx):
     write(os.path.join(ctx.out, "step12_targets.md"), targets_table(ctx.results))
+    write(os.path.join(ctx.out, "lab12_live_sweeps.md"), split_code_sweeps_table(ctx.results_dir, ctx.tuning_dir))
     write(os.path.join(ctx.out, "lab12_draft.md"), draft_table(ctx.tuning_dir))
     write(os.path.join(ctx.out, "lab12_pocl.md"), draft_table(ctx.tuning_dir, POCL))
     write(os.path.join(ctx.out, "lab12_pocl_pairs.md"), draft_table(ctx.tuning_dir, POCL_PAIRS))
