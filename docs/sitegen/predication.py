@@ -137,7 +137,7 @@ def draft_table(tuning_dir, name=DRAFT):
     return "\n".join(out) + "\n"
 
 
-BEFORE_SPLIT_CODE = "nvidia-h100-step12-sweep-a2db673.csv"  # the H100's results file before HAS_SPLIT_ROWS
+BEFORE_SPLIT_CODE = "nvidia-h100-results-a2db673.csv"  # the H100's results file before HAS_SPLIT_ROWS
 SPLIT_KEYS = ("SLICES", "SPLIT_ROWS", "HAS_SPLIT_ROWS")
 
 

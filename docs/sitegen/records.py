@@ -47,9 +47,12 @@ def load_tuning(directory):
         return []
     # peak --local-reads's files have columns of their own (sitegen/local_reads.py reads them), and
     # so do the peaks bench.py records beside a sweep (NAME.peak.csv, as in docs/results/) and step
-    # 11's accuracy experiment (a variant column first; sitegen/fragments.py reads it)
+    # 11's accuracy experiment (a variant column first; sitegen/fragments.py reads it). NAME-results-COMMIT.csv
+    # is an earlier results file of docs/results/, kept for a lab record's comparison with the one
+    # there now (lab12's table of the two sweeps): its runs were the site's results, not tuning records
     return [TuningFile(p) for p in sorted(glob.glob(os.path.join(directory, "*.csv")))
-            if not p.endswith(("-local-reads.csv", ".peak.csv", "-step11-accuracy.csv")) and not is_cpu_exercises(p)]
+            if not p.endswith(("-local-reads.csv", ".peak.csv", "-step11-accuracy.csv")) and not is_cpu_exercises(p)
+            and not re.search(r"-results-[0-9a-f]{7,}\.csv$", p)]
 
 
 def tuning_for(tuning, r):
