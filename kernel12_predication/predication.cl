@@ -162,8 +162,8 @@
 // HAS_SPLIT_ROWS: no parameter, a fact of the launch that the host builds in (gemm_plan_predicated(),
 // which reports it): 1 where it launches split rows (splitRows > 0), 0 where it launches none. With 0
 // the kernel has no code for the split (the partial blocks, the count, the last slice's sum): never
-// run there, that code still took registers from the loop over K, which ran 1 to 4% slower with it on
-// an H100 (docs/lab12.md). A host that leaves it undefined gets 1, right for any splitRows.
+// run there, that code still took registers from the loop over K, which ran slower with it on an
+// H100 (docs/lab12.md measures it). A host that leaves it undefined gets 1, right for any splitRows.
 //
 // How the host builds COPY=2 and TC=2 (NVIDIA's defaults), in plan() of
 // kernel12_predication/main.c: as COPY=1 and TC=1 where the GPU reports compute capability 8.0 or
@@ -318,8 +318,8 @@ inline void fenceDevice(void)
 #define UNROLL
 #endif
 // The store's loops, with their bounds: unrolled on the tensor cores (acc then stays in registers);
-// not on the portable path, where unrolled they made PoCL's compile four times longer (17 s against
-// 4 s on a 2-core machine) for a path that is there for correctness
+// not on the portable path, where unrolled they made PoCL's build much longer for a path
+// that is there for correctness (lab/tuning/pocl-cpu-step12-unroll-store.log)
 #if TC == 1
 #define UNROLL_STORE _Pragma("unroll")
 #else

@@ -6,160 +6,8 @@
 // Launch, parameters and constraints: those of kernel12_predication/predication.cl, whose code is
 // the solution: write yours before you read it.
 
-// Step 12 - predication: step 11 with one idea added. Its helper kernels go: there is one kernel,
-// sgemm, and one launch for any M, N and K (K >= 8). Step 11 copied A transposed and B and C
-// zero-padded to multiples of the tiles before and after its sgemm, and added split-K's slices in a
-// fourth launch; each was a launch and a pass over memory, which cost most at small sizes. Here the
-// sgemm reads A and B as the caller stores them (row-major), loads a tile that runs past an edge of
-// A or B with zeros in place of the elements beyond it (predicated loads: NVIDIA's cp.async with a
-// source size, bytes past it arriving as zeros; elsewhere loads guarded by an if), stores only the
-// elements of C inside M x N, and adds split-K's slices itself: each slice writes its partial block
-// to a workspace, and the last slice of a block to finish, told by a counter, adds them in slice
-// order and writes C. Everything else is step 11's: the tensor cores with three TF32 products and
-// FP32 promotion (TC = 1) or the portable path (TC = 0), the ring of STAGES tiles, the warp tiles,
-// and the host's choice of the split. "Padding" here is local-memory padding against bank conflicts
-// only (TILE_PAD, of B's tiles): no matrix is zero-padded any more. Because A's tile now keeps A's
-// rows, a lane's two values of a row of A are read as one float2 (the order of k in a fragment, below).
-//
-//   C = alpha * A * B + beta * C      A is M x K, B is K x N, C is M x N, all row-major:
-//                                     element (row, col) of a matrix with `cols` columns is
-//                                     at index row*cols + col.
-//
-// Kernel 1 of 1: sgemm on the tensor cores (or the portable path), warp-tiled, with a ring of STAGES
-//                tiles filled by predicated copies, on the caller's M, N, K, the last splitRows rows
-//                of blocks over one slice of K per work-group
-// Arguments   (int M, int N, int K, float alpha, float beta,
-//              const global float *A, const global float *B, global float *C,
-//              global float *partials, global int *counters, int splitRows)
-//             With R = ceil(M/TSM) rows of blocks and cols = ceil(N/TSN) blocks in a row, the
-//             block rows fullRows = R - splitRows are computed whole and written into C as
-//             alpha*A*B + beta*C. The last splitRows block rows are computed in SLICES slices of
-//             K. Slice s of block (fullRows + r, c) writes its partial product (no alpha, no beta),
-//             all TSM x TSN of it, to partials at ((s*splitRows + r)*cols + c)*TSM*TSN, row by
-//             row; then one work-item adds 1 to counters[r*cols + c] (atomic_inc). The work-group
-//             that sees SLICES-1 there is the block's last: it sets the counter back to 0, adds the
-//             SLICES partial blocks in slice order, 0 to SLICES-1, and writes alpha*sum + beta*C.
-//             The others end. So the sum has the same bits on every run, whichever slice ends last.
-//             counters holds splitRows*cols ints, 0 before the launch, and 0 again after it (the
-//             host makes it zero once, when it creates it). With splitRows = 0 nothing is split
-//             and neither partials nor counters is read or written: pass any buffer (the host
-//             passes the one it passes as C).
-// Launch      2D NDRange of work-items, WPTM*WPTN values of C each (in fragments, see WPTM): dimension 0
-//             runs along the columns of C, dimension 1 along the rows: the fullRows whole rows of
-//             blocks, then the splitRows split ones SLICES times over.
-//             global = (cols*TSN/WPTN, (fullRows + SLICES*splitRows)*TSM/WPTM), local = (TSN/WPTN, TSM/WPTM)
-//             Work-group row g < fullRows computes block row g over all of K's ceil(K/TSK) tiles; row
-//             g >= fullRows computes block row fullRows + r, r = (g - fullRows) % splitRows, over slice
-//             s = (g - fullRows) / splitRows: tiles s*T/SLICES up to (s+1)*T/SLICES (rounded down),
-//             T = ceil(K/TSK). The whole rows come first: they fill the device's first waves, the
-//             shorter slices its last.
-// Parameters  TSM, TSN: the work-group is TSN/WPTN x TSM/WPTM work-items and computes a TSM x TSN
-//             block of C; it walks along K one TSK-deep tile of A and of B at a time.
-//             TSK: the tile depth along K.
-//             WTM, WTN: the warp tile. The work-group's work-items, taken in order of their linear
-//             index get_local_id(1)*(TSN/WPTN) + get_local_id(0), form warps of
-//             (WTM/WPTM)*(WTN/WPTN) consecutive work-items; warp w computes the WTM x WTN sub-tile
-//             in row w/(TSN/WTN), column w%(TSN/WTN) of the block. A warp must be 32 work-items,
-//             the lanes of the tensor cores' operation, and with TC = 1 exactly a warp of the
-//             hardware (as on NVIDIA, where consecutive linear indices form its warps).
-//             The warp computes its sub-tile as (WTM/16) x (WTN/8) blocks of 16 x 8, lane l holding
-//             one fragment of C for each: acc[i][j][r] is row i*16 + l/4 + (r/2)*8, column
-//             j*8 + 2*(l%4) + r%2 of the sub-tile. The fragments of A and B are read from the
-//             ring's tiles in the layout written out below, above mma(), with k taken in the order
-//             written out there too.
-//             WPTM, WPTN: they only shape the work-group: (WTM/WPTM)*(WTN/WPTN) = 32 work-items
-//             per warp, each holding WPTM*WPTN = WTM*WTN/32 values of C in the fragments above.
-//             WIDTH: the floats one copy moves into local memory, 1, 2, 4 or 8, where the rows of
-//             the matrix allow it: A's when K is a multiple of WIDTH, B's when N is (a vector must
-//             start at an address that is a multiple of its size); the other matrix's copies move
-//             one float at a time. The kernel tests this itself, from K and N.
-//             TILE_PAD: local-memory padding: floats added to every row of the ring's tiles of B. A
-//             fragment of B reads 4 rows of a tile at once (k = 2q of the 8, q = 0..3), which fall
-//             in one memory bank when a row is a multiple of 32 floats long; with 4 more floats
-//             they start 8 banks apart, and a fragment's 8 columns fill the 32 banks.
-//             A's tiles are stored as A is, a row of TSK floats for each row of A, with no padding:
-//             a lane reads its two values of a row of A as one float2, and with TSK = 8 a half-warp's
-//             16 reads (rows g = 0..3, columns 2q and 2q+1) are 32 consecutive floats, 32 banks.
-//             TC: 1 the tensor cores, with NVIDIA's mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
-//             (inline PTX: NVIDIA GPUs of compute capability 8.0 or higher only; the host refuses it
-//             elsewhere); 0 the portable path (any device: the same fragments and arithmetic, the
-//             instruction written out in OpenCL C, through STAGES-independent local memory of
-//             2*(WTM + WTN)*8 floats per warp, with two barriers per 8-deep step). The host's TC = 2
-//             (its NVIDIA default) never reaches this file: it builds 1 where the GPU has tensor
-//             cores for TF32 (compute capability 8.0 or higher), else 0.
-//             PRODUCTS: 3 (lo*hi + hi*lo + hi*hi: FP32 accuracy) or 1 (hi*hi alone: a TF32 GEMM,
-//             about 2^-11 relative error; for an exercise, never a default).
-//             PROMOTE: 1 each 8-deep step's three products are summed on the tensor cores from zero
-//             and added into acc in FP32; 0 (for an exercise, never a default) they accumulate on
-//             the tensor cores over all of K, whose truncating sums lose accuracy as K grows.
-//             STAGES: local tiles of A and of B in the ring, 2 or more; tile t lives in buffer
-//             t%STAGES, and the copies of the next STAGES-1 tiles are in flight while it is used.
-//             COPY: how a tile reaches local memory, each work-item copying its share. 0: ordinary
-//             loads, an element past an edge of A or B replaced by 0 (any device; the copy is done
-//             when the loads are). 1: NVIDIA's cp.async with a source size (inline PTX), which
-//             completes on its own and writes zeros for the bytes past the source size: 0 for a
-//             vector wholly past an edge. One commit group per tile, waited for with
-//             cp.async.wait_group (NVIDIA GPUs of compute capability 8.0 or higher only: the host
-//             refuses it elsewhere). The host's COPY = 2 (its NVIDIA default) never reaches this
-//             file: it builds it with 1 where the GPU has cp.async and 0 elsewhere.
-// Constraints K >= 8 (the host refuses fewer: step 11 says why); M, N >= 1;
-//             M*K, K*N, M*N < 2^31 and SLICES*splitRows*cols*TSM*TSN < 2^31 (int indices);
-//             0 <= splitRows <= ceil(M/TSM); SLICES >= 1 (a slice left without a tile, when
-//             SLICES > ceil(K/TSK), writes zeros);
-//             TSM a multiple of WTM, TSN of WTN, WTM of WPTM, WTN of WPTN, WPTM and WPTN
-//             multiples of WIDTH; WTM a multiple of 16, WTN and TSK of 8, (WTM/WPTM)*(WTN/WPTN) = 32;
-//             TILE_PAD a multiple of WIDTH; A, B and C start at addresses aligned to WIDTH floats
-//             (OpenCL buffers are);
-//             (TSM/WPTM)*(TSN/WPTN) <= the device's maximum work-group size;
-//             TSK*TSM/WIDTH and TSK*TSN/WIDTH multiples of (TSM/WPTM)*(TSN/WPTN) (each work-item
-//             copies the same number of vectors of every tile);
-//             STAGES*(TSM*TSK + TSK*(TSN + TILE_PAD))*4 bytes, and with TC = 0 the portable
-//             path's (TSM/WTM)*(TSN/WTN)*2*(WTM + WTN)*8*4 more, <= the device's local memory.
-// When beta == 0, C is only written, never read: it may hold anything, even NaN.
-// The kernel declares its work-group shape (reqd_work_group_size), so the compiler can fit its use
-// of registers to it.
-//
-// Why the last slice's sum cannot deadlock, on any OpenCL device: no work-group ever waits for
-// another. Each slice writes its block and leaves, the last one counted does the sum. OpenCL
-// promises nothing about which work-groups run at once, so a kernel in which one work-group waits
-// for another's result (a spin on a flag) can hang where the one waited for has not started and
-// cannot start until the waiter leaves; here nothing waits. What the sum needs is that the partial
-// blocks are in memory, visible to the last work-group, before it reads them: every work-item
-// fences its stores of the partial block (a device-wide fence) before the barrier after which one
-// of them counts, and the last work-group fences again after the count, before it reads (PTX's
-// fence.acq_rel.gpu on NVIDIA, where COPY = 1; mem_fence(CLK_GLOBAL_MEM_FENCE) elsewhere), and
-// reads the partials through volatile pointers, from memory, not from a cache that another compute
-// unit's stores do not reach.
-//
-// Defaults    from common/src/gemm_params.c; -D NAME=VALUE overrides. NVIDIA's row is for a GPU
-//             whose CL_DEVICE_VENDOR contains "NVIDIA"; a device that is no GPU takes the CPU's.
-//             CPU:        TSM=32 TSN=64 TSK=16 WTM=32 WTN=64 WPTM=8 WPTN=8 WIDTH=8 STAGES=2 COPY=0
-//                         TILE_PAD=0 TC=0 PRODUCTS=3 PROMOTE=1 SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=1
-//             NVIDIA GPU: TSM=128 TSN=128 TSK=8 WTM=64 WTN=64 WPTM=16 WPTN=8 WIDTH=4 STAGES=4 COPY=2
-//                         TILE_PAD=4 TC=2 PRODUCTS=3 PROMOTE=1 SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=2
-//             other GPUs: TSM=64 TSN=64 TSK=8 WTM=16 WTN=64 WPTM=4 WPTN=8 WIDTH=4 STAGES=2 COPY=0
-//                         TILE_PAD=0 TC=0 PRODUCTS=3 PROMOTE=1 SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=2
-//
-// Host-only parameters: SLICES, SPLIT_ROWS and GROUPS_PER_CU are no macros of this file. The host
-// reads them (-D sets them like the others) to choose the split of K, which reaches the kernel as
-// its launch geometry and its splitRows argument:
-//   SLICES: 0 (the default) lets the host choose, n > 0 forces n slices and at least one split row;
-//   SPLIT_ROWS: 0 (the default) lets the host choose, n > 0 splits the last min(n, R) rows;
-//   GROUPS_PER_CU: work-groups a compute unit runs at once, in the host's model of the device.
-// How the host chooses them where SLICES and SPLIT_ROWS are 0: step 11's rule (gemm_split_k_choose(),
-// common/src/gemm_step_rules.c, written out in kernel11_tensor_cores/tensor_cores.cl), with
-// Mp = R*TSM, Np = cols*TSN and Kp = ceil(K/TSK)*TSK, and one change in its cost: no C is padded
-// and there is no unpad; instead each split block's last work-group reads the SLICES partial blocks
-// and writes C, alone, after the slices: cost(s) = the time the last work-group ends (as step 11's)
-// + (s + 1)*4*F/(2*TSK) tiles (a block of TSM x TSN floats read at one slot's share of the memory
-// bandwidth; F and TSK as there). split_k_cost() there, with in_place = 1.
-//
-// How the host builds COPY=2 and TC=2 (NVIDIA's defaults), in plan() of
-// kernel12_predication/main.c: as COPY=1 and TC=1 where the GPU reports compute capability 8.0 or
-// higher through cl_nv_device_attribute_query (queries 0x4000 and 0x4001: major*10 + minor >= 80),
-// else as COPY=0 and TC=0.
-
-// The split's code is kept unless the host says that the launch has no split rows (see above)
+// The split's code is kept unless the host says that the launch has no split rows (HAS_SPLIT_ROWS:
+// kernel12_predication/predication.cl's header says what it is)
 #ifndef HAS_SPLIT_ROWS
 #define HAS_SPLIT_ROWS 1
 #endif
@@ -316,8 +164,8 @@ inline void fenceDevice(void)
 #define UNROLL
 #endif
 // The store's loops, with their bounds: unrolled on the tensor cores (acc then stays in registers);
-// not on the portable path, where unrolled they made PoCL's compile four times longer (17 s against
-// 4 s on a 2-core machine) for a path that is there for correctness
+// not on the portable path, where unrolled they made PoCL's build much longer for a path
+// that is there for correctness (lab/tuning/pocl-cpu-step12-unroll-store.log)
 #if TC == 1
 #define UNROLL_STORE _Pragma("unroll")
 #else
