@@ -3,7 +3,7 @@
 // instruction, many times faster, but on TF32 values: floats cut to 10 bits of mantissa. To keep the
 // answer as accurate as FP32's, every value x of A and B is split into two TF32 values, x = hi + lo
 // (hi rounded to TF32, lo the remainder, of which the tensor cores read the TF32 bits), each product
-// becomes three on the tensor cores, lo*hi + hi*lo + hi*hi (lo*lo is below FP32's precision), and
+// becomes three on the tensor cores, lo*hi + hi*lo + hi*hi (lo*lo, at most 2^-22 of it, is left out), and
 // each 8-deep partial sum leaves the tensor cores and is added into FP32 accumulators by an
 // ordinary add (the tensor cores would truncate a long sum). TC = 1 reaches the tensor cores with NVIDIA's mma.sync instruction (inline
 // PTX, compute capability 8.0 and later); TC = 0 is the portable path for every other device: the
@@ -90,8 +90,9 @@
 //             per warp, each holding WPTM*WPTN = WTM*WTN/32 values of C in the fragments above.
 //             WIDTH: the vector width of the copies into local memory, 1, 2, 4 or 8.
 //             TILE_PAD: local-memory padding: floats added to every row of the ring's tiles. A
-//             fragment reads 4 rows of a tile at once (k = q and q+4 of the 8), which fall in one
-//             memory bank when a row is a multiple of 32 floats long; 8 more floats spread them.
+//             fragment's read takes 8 neighbouring floats of each of 4 rows of a tile (k = q, then
+//             q+4), which fall in the same 8 memory banks when a row is a multiple of 32 floats
+//             long; 8 more floats move each row 8 banks on, and the read fills the 32 banks.
 //             TC: 1 the tensor cores, with NVIDIA's mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 //             (inline PTX: NVIDIA GPUs of compute capability 8.0 or higher only; the host refuses it
 //             elsewhere); 0 the portable path (any device: the same fragments and arithmetic, the
@@ -99,7 +100,7 @@
 //             2*(WTM + WTN)*8 floats per warp, with two barriers per 8-deep step). The host's TC = 2
 //             (its NVIDIA default) never reaches this file: it builds 1 where the GPU has tensor
 //             cores for TF32 (compute capability 8.0 or higher), else 0.
-//             PRODUCTS: 3 (lo*hi + hi*lo + hi*hi: FP32 accuracy) or 1 (hi*hi alone: a TF32 GEMM,
+//             PRODUCTS: 3 (lo*hi + hi*lo + hi*hi: close to FP32's accuracy) or 1 (hi*hi alone: a TF32 GEMM,
 //             about 2^-11 relative error; for an exercise, never a default).
 //             PROMOTE: 1 each 8-deep step's three products are summed on the tensor cores from zero
 //             and added into acc in FP32; 0 (for an exercise, never a default) they accumulate on
@@ -119,8 +120,8 @@
 //             event then gives wrong numbers on any device, a copy started too early a data race
 //             that Oclgrind reports.
 // Constraints M a multiple of TSM, N of TSN, K of TSK (true of the padded sizes by construction);
-//             the caller's K, before padding, at least 8: with fewer terms the products of two TF32
-//             halves (about 21 of a float's 24 bits) may miss FP32's worst-case bound, and the host
+//             the caller's K, before padding, at least 8: with fewer terms the products of two split
+//             values (about 21 of a float's 24 bits) may miss FP32's worst-case bound, and the host
 //             refuses K < 8 (step 10 computes those in FP32);
 //             0 <= splitRows <= M/TSM; SLICES >= 1 (a slice left without a tile, when
 //             SLICES > K/TSK, writes zeros); (M + (SLICES-1)*splitRows*TSM)*N < 2^31 (C and the copies, indexed
@@ -469,10 +470,11 @@ inline float toTF32(const float x)
 
 // x = hi + lo exactly, hi a TF32 value and lo the remainder (at most 2^-11 of x). lo is not
 // rounded to TF32: the tensor cores read only the TF32 bits of an operand and ignore its low 13
-// bits, so what they multiply is lo cut to TF32, which leaves up to about 2^-21 of x out. Rounding
-// lo first would cost two more instructions per value; what cutting it costs in accuracy, on data
-// with all 24 bits of a float, is measured in docs/lab11.md (on data of at most 23 bits, the
-// harness's before December 2026, lo is a TF32 value already and the two are the same).
+// bits, so what they multiply is lo cut to TF32. lo has up to 12 significant bits and TF32 keeps 11:
+// the cut leaves out at most lo's last bit, up to 2^-23 of x. Rounding lo first would cost two more
+// instructions per value; what cutting it costs in accuracy, on data with all 24 bits of a float,
+// is measured in docs/lab11.md (on data of at most 23 bits, the harness's before December 2026, lo
+// is a TF32 value already and the two are the same).
 inline void splitTF32(const float x, float *hi, float *lo)
 {
     *hi = toTF32(x);
@@ -504,9 +506,9 @@ inline void mma(float d[4], const float a[4], const float b[2])
 // above puts them, in its warp's matrices of A (16 x 8) and B (8 x 8), and mmaPortable() computes
 // this lane's four values of D from those matrices. A fragment read from the wrong place of the
 // tile, or a value of D stored to the wrong place of C, then gives wrong numbers here too.
-// The sums are rounded toward zero, one product at a time: a model of the tensor cores' own
-// accumulation, which truncates (Ootomo and Yokota, 2022); its bits differ from the hardware's,
-// its kind of error does not.
+// Each mma's 8 products are summed in FP32 as usual (rounded to nearest), and that sum is added into
+// D rounded toward zero: a model of the tensor cores' own accumulation, which truncates (Ootomo and
+// Yokota, 2022); its bits differ from the hardware's, its kind of error does not.
 inline float addTowardZero(const float a, const float b)
 {
     const float s = a + b;                                   // rounded to nearest
@@ -578,7 +580,7 @@ void sgemm(const int M, const int N, const int K,
     // Which block row of C this work-group computes, and over which slice of K's tiles: the first
     // fullRows work-group rows are block rows computed whole, the others the last splitRows block
     // rows SLICES times over. AT and B are moved once to the slice's first tile (and AT to the
-    // block row), so that the loop below is step 8's: with the offsets inside every address of the
+    // block row), so that the loop's addresses are step 8's: with the offsets inside every address of the
     // loop instead, it ran slower on an H100. With the block row computed as in step 9 (a remainder)
     // and C moved by the slice before the loop, this kernel's sgemm ran slower there too (the tuning
     // record in lab/README.md has both).

@@ -209,8 +209,8 @@ int gemm_plan_split_k_auto(const gemm_problem *p, gemm_plan *plan, size_t sgemm_
 
 /**
  * @brief The checks of steps 11 and 12 (@p step, for the message) on the tensor cores' operation: K >= 8
- * (two TF32 halves keep about 21 of a float's 24 bits: below 8 terms a product's error may miss FP32's
- * bound), gemm_require_warp_tiles(), warps of 32 lanes on 16 x 8 x 8 blocks (WTM a multiple of 16, WTN
+ * (a product of values split into TF32 halves keeps about 21 of a float's 24 bits: below 8 terms its
+ * error may miss FP32's bound), gemm_require_warp_tiles(), warps of 32 lanes on 16 x 8 x 8 blocks (WTM a multiple of 16, WTN
  * and TSK of 8), TILE_PAD a multiple of WIDTH, PRODUCTS 1 or 3, and TC = 1 or COPY = 1 (inline PTX)
  * only on an NVIDIA GPU of compute capability 8.0 or higher.
  * @return 0 or #GEMM_EXIT_BAD_INPUT with @p msg filled.

@@ -69,12 +69,13 @@ int gemm_require_tensor_cores(gemm_msg *msg, const gemm_problem *p, int step)
     const int has_sm80 = p->device->nv_compute_capability >= 80;
     const long wtm = gemm_param(p, "WTM"), wtn = gemm_param(p, "WTN"), tsk = gemm_param(p, "TSK");
     const long lanes = (wtm / gemm_param(p, "WPTM")) * (wtn / gemm_param(p, "WPTN")), pad = gemm_param(p, "TILE_PAD");
-    /* Two TF32 values keep about 21 of a float's 24 significant bits: a product's error can reach
-       about 5*2^-22 of it, which FP32's worst-case bound for a sum of K products (2*K*2^-23 of the
-       sum of their magnitudes) covers, with the sums' own rounding, from K = 8 on */
+    /* A product of two values split into TF32 halves keeps about 21 of a float's 24 significant
+       bits (lo*lo left out, lo cut to TF32): its error can reach about 5*2^-22 of it, which FP32's
+       worst-case bound for a sum of K products (2*K*2^-23 of the sum of their magnitudes) covers,
+       with the sums' own rounding, from K = 8 on */
     int rc = gemm_require(msg, p->k >= 8,
-                          "K=%ld: step %d needs K >= 8; below, the products of two TF32 halves (about 21 of a float's "
-                          "24 bits) may miss FP32's accuracy: step 10 computes it in FP32",
+                          "K=%ld: step %d needs K >= 8; below, products of values split into TF32 halves (about 21 of "
+                          "a float's 24 bits) may miss FP32's accuracy: step 10 computes it in FP32",
                           (long)p->k, step);
     if (!rc)
         rc = gemm_require_warp_tiles(msg, p);

@@ -257,7 +257,7 @@ void sgemm(const int M, const int N, const int K,
     // Which block row of C this work-group computes, and over which slice of K's tiles: the first
     // fullRows work-group rows are block rows computed whole, the others the last splitRows block
     // rows SLICES times over. AT and B are moved once to the slice's first tile (and AT to the
-    // block row), so that the loop below is step 8's: with the offsets inside every address of the
+    // block row), so that the loop's addresses are step 8's: with the offsets inside every address of the
     // loop instead, it ran slower on an H100. With the block row computed as in step 9 (a remainder)
     // and C moved by the slice before the loop, this kernel's sgemm ran slower there too (the tuning
     // record in lab/README.md has both).

@@ -266,14 +266,17 @@ inline float toTF32(const float x)
 
 // x = hi + lo exactly, hi a TF32 value and lo the remainder (at most 2^-11 of x). lo is not
 // rounded to TF32: the tensor cores read only the TF32 bits of an operand and ignore its low 13
-// bits, so what they multiply is lo cut to TF32, which leaves about 2^-21 of x out. Rounding lo
-// first would cost two more instructions per value, and gave the same error on the recorded GPU.
+// bits, so what they multiply is lo cut to TF32. lo has up to 12 significant bits and TF32 keeps 11:
+// the cut leaves out at most lo's last bit, up to 2^-23 of x. Rounding lo first would cost two more
+// instructions per value; what cutting it costs in accuracy, on data with all 24 bits of a float,
+// is measured in docs/lab11.md (on data of at most 23 bits, the harness's before December 2026, lo
+// is a TF32 value already and the two are the same).
 inline void splitTF32(const float x, float *hi, float *lo)
 {
     // ---- YOUR CODE HERE (1 of 2): split x into two TF32 parts ----------------------------------
     // Set *hi and *lo so that x = *hi + *lo exactly: *hi the TF32 value nearest x (toTF32(x), just
     // above, gives it), *lo what is left of x. The tensor cores will read only the TF32 bits of
-    // each: about 11 significant bits of *hi and 11 of *lo, 21 or so of x's 24 in all.
+    // each: the 11 significant bits of *hi and 11 of *lo's up to 12, 23 or so of x's 24 in all.
     // In scope: x, hi, lo, toTF32.
     // ---- END OF YOUR CODE -----------------------------------------------------------------------
 }
@@ -303,9 +306,9 @@ inline void mma(float d[4], const float a[4], const float b[2])
 // above puts them, in its warp's matrices of A (16 x 8) and B (8 x 8), and mmaPortable() computes
 // this lane's four values of D from those matrices. A fragment read from the wrong place of the
 // tile, or a value of D stored to the wrong place of C, then gives wrong numbers here too.
-// The sums are rounded toward zero, one product at a time: a model of the tensor cores' own
-// accumulation, which truncates (Ootomo and Yokota, 2022); its bits differ from the hardware's,
-// its kind of error does not.
+// Each mma's 8 products are summed in FP32 as usual (rounded to nearest), and that sum is added into
+// D rounded toward zero: a model of the tensor cores' own accumulation, which truncates (Ootomo and
+// Yokota, 2022); its bits differ from the hardware's, its kind of error does not.
 inline float addTowardZero(const float a, const float b)
 {
     const float s = a + b;                                   // rounded to nearest
@@ -377,7 +380,7 @@ void sgemm(const int M, const int N, const int K,
     // Which block row of C this work-group computes, and over which slice of K's tiles: the first
     // fullRows work-group rows are block rows computed whole, the others the last splitRows block
     // rows SLICES times over. AT and B are moved once to the slice's first tile (and AT to the
-    // block row), so that the loop below is step 8's: with the offsets inside every address of the
+    // block row), so that the loop's addresses are step 8's: with the offsets inside every address of the
     // loop instead, it ran slower on an H100. With the block row computed as in step 9 (a remainder)
     // and C moved by the slice before the loop, this kernel's sgemm ran slower there too (the tuning
     // record in lab/README.md has both).

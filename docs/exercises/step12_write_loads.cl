@@ -183,10 +183,11 @@ inline float toTF32(const float x)
 
 // x = hi + lo exactly, hi a TF32 value and lo the remainder (at most 2^-11 of x). lo is not
 // rounded to TF32: the tensor cores read only the TF32 bits of an operand and ignore its low 13
-// bits, so what they multiply is lo cut to TF32, which leaves up to about 2^-21 of x out. Rounding
-// lo first would cost two more instructions per value; what cutting it costs in accuracy, on data
-// with all 24 bits of a float, is measured in docs/lab11.md (on data of at most 23 bits, the
-// harness's before December 2026, lo is a TF32 value already and the two are the same).
+// bits, so what they multiply is lo cut to TF32. lo has up to 12 significant bits and TF32 keeps 11:
+// the cut leaves out at most lo's last bit, up to 2^-23 of x. Rounding lo first would cost two more
+// instructions per value; what cutting it costs in accuracy, on data with all 24 bits of a float,
+// is measured in docs/lab11.md (on data of at most 23 bits, the harness's before December 2026, lo
+// is a TF32 value already and the two are the same).
 inline void splitTF32(const float x, float *hi, float *lo)
 {
     *hi = toTF32(x);
@@ -218,9 +219,9 @@ inline void mma(float d[4], const float a[4], const float b[2])
 // above puts them, in its warp's matrices of A (16 x 8) and B (8 x 8), and mmaPortable() computes
 // this lane's four values of D from those matrices. A fragment read from the wrong place of the
 // tile, or a value of D stored to the wrong place of C, then gives wrong numbers here too.
-// The sums are rounded toward zero, one product at a time: a model of the tensor cores' own
-// accumulation, which truncates (Ootomo and Yokota, 2022); its bits differ from the hardware's,
-// its kind of error does not.
+// Each mma's 8 products are summed in FP32 as usual (rounded to nearest), and that sum is added into
+// D rounded toward zero: a model of the tensor cores' own accumulation, which truncates (Ootomo and
+// Yokota, 2022); its bits differ from the hardware's, its kind of error does not.
 inline float addTowardZero(const float a, const float b)
 {
     const float s = a + b;                                   // rounded to nearest

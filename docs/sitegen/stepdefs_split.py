@@ -298,9 +298,9 @@ class TensorCores(AsyncCopy):
 
     def refusal(self, P, size):
         lanes = (P["WTM"] // P["WPTM"]) * (P["WTN"] // P["WPTN"])
-        if size[2] < 8:  # two TF32 parts keep about 21 bits: below K = 8 FP32's bound may not cover them
-            return (f"K={size[2]}: step 11 needs K >= 8; below, the products of two TF32 halves (about 21 of a "
-                    f"float's 24 bits) may miss FP32's accuracy: step 10 computes it in FP32")
+        if size[2] < 8:  # a product of split values keeps about 21 bits: below K = 8 FP32's bound may not cover it
+            return (f"K={size[2]}: step 11 needs K >= 8; below, products of values split into TF32 halves (about 21 "
+                    f"of a float's 24 bits) may miss FP32's accuracy: step 10 computes it in FP32")
         if lanes != 32 or P["WTM"] % 16 or P["WTN"] % 8 or P["TSK"] % 8:
             return (f"the tensor cores' operation is 16 x 8 x 8 on a warp of 32: WTM={P['WTM']} must be a multiple "
                     f"of 16, WTN={P['WTN']} and TSK={P['TSK']} of 8, and (WTM/WPTM)*(WTN/WPTN)={lanes} must be 32")
