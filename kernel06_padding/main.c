@@ -15,7 +15,7 @@ static const gemm_param_info params[] = {
 
 // Zero-pad A^T to Kp x Mp and, where needed, B to Kp x Np; step 5's sgemm on the padded sizes;
 // un-pad the result into C: gemm_plan_padded() (common/src/gemm_step_rules.c), shared with steps 7
-// and 8 (steps 9 and 10 call gemm_plan_split_k_auto(), in the same file). See the header comment
+// and 8 (steps 9 to 11 call gemm_plan_split_k_auto(), in the same file). See the header comment
 // of padding.cl.
 static int plan(const gemm_problem *p, gemm_plan *plan, gemm_msg *msg)
 {

@@ -149,7 +149,8 @@
 //   whole waves of W blocks; all R when R*cols < W. q = 0: no split (SLICES=1, SPLIT_ROWS=0).
 // - SLICES: the s from 1 (no split: q = 0) to min(64, T) with the lowest cost, the smallest of
 //   equal ones; the top lowered while s*q*TSM*Np floats (the copies) exceed 2^31 - 1 or
-//   CL_DEVICE_MAX_MEM_ALLOC_SIZE/4, or s*T exceeds 2^31 - 1 (the kernels' int indices).
+//   CL_DEVICE_MAX_MEM_ALLOC_SIZE/4, (Mp + (s-1)*q*TSM)*Np (C's rows and the copies after them)
+//   exceeds 2^31 - 1, or s*T does (the kernels' int indices).
 // - cost(s), in tiles of the sgemm's loop: the time the last work-group ends when W slots run the
 //   (R - q)*cols whole work-groups of T + G tiles, then the q*cols*s split ones of ceil(T/s) + G
 //   tiles, each on the first slot free; plus unpad's traffic,

@@ -316,6 +316,17 @@ static void test_constraints(void)
         big.n = 46340;
         CHECK(gemm_plan_split_k_auto(&big, &split_plan, 0, &msg) == GEMM_EXIT_BAD_INPUT);
         CHECK(strstr(msg.text, "C zero-padded to 46464 x 46464") && !strstr(msg.text, "fewer SLICES"));
+        // The host's own choice of the split must fit the kernels' indices: C's rows and the copies
+        // that continue them (steps 9 to 11). At 46081 x 46081 x 4096 with 64 work-groups per unit
+        // the model once chose slices whose copies, after C's rows, passed 2^31 floats, and then
+        // refused its own choice ("fewer SLICES or SPLIT_ROWS", where the user had set neither)
+        CHECK(gemm_defines_apply_list(&split_params, "SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=64", &msg) == 0);
+        big.m = big.n = 46081;
+        big.k = 4096;
+        memset(&split_plan, 0, sizeof split_plan);
+        const gemm_split_k chosen = gemm_split_k_choose(&big); // 1 here: no copy fits after C's rows
+        CHECK((46208.0 + (double)(chosen.slices - 1) * (double)chosen.rows * 128.0) * 46208.0 <= 2147483647.0);
+        CHECK(gemm_plan_split_k_auto(&big, &split_plan, 0, &msg) == 0);
     }
 
     l->local[0] = l->local[1] = 32; // 1024 work-items > 256

@@ -130,8 +130,8 @@ static gemm_launch *helper(gemm_plan *plan, const char *kernel, const char *labe
                          gemm_round_up((size_t)grid_rows, (size_t)tile), (size_t)tile, (size_t)tile);
 }
 
-/* The plan of steps 6 to 9; split = NULL: steps 6-8 (no split, their kernels' arguments), else step 9
- * (the last split->rows block rows in split->slices slices of K, its kernels' arguments). */
+/* The plan of steps 6 to 11; split = NULL: steps 6-8 (no split, their kernels' arguments), else steps
+ * 9 to 11 (the last split->rows block rows in split->slices slices of K, their kernels' arguments). */
 static void plan_padded(const gemm_problem *p, gemm_plan *plan, size_t sgemm_local_bytes, const gemm_split_k *split_k)
 {
     const long tsm = gemm_param(p, "TSM"), tsn = gemm_param(p, "TSN"), tsk = gemm_param(p, "TSK");
@@ -299,11 +299,15 @@ static gemm_split_k split_k_choose(const gemm_problem *p, int in_place)
         rows = 1;
     if (rows < 1)
         return best;
-    /* Most slices: 64, one tile each, and what one buffer and the 32-bit indices hold */
+    /* Most slices: 64, one tile each, and what one buffer and the 32-bit indices hold. Steps 9 to
+     * 11 index the copies as rows that continue C's (gemm_plan_split_k_auto() refuses a split
+     * whose last copy lies 2^31 floats or more from C's start); step 12's workspace is a buffer of
+     * its own */
     const double max_alloc_floats = (double)p->device->max_alloc / sizeof(float);
     long most = forced_slices ? forced_slices : depth < 64 ? depth : 64;
     while (!forced_slices && most > 1 &&
            ((double)(most * rows * tsm) * np > (double)INT_MAX || (double)(most * rows * tsm) * np > max_alloc_floats ||
+            (!in_place && (mp + (double)((most - 1) * rows * tsm)) * np > (double)INT_MAX) ||
             (double)most * (double)depth > (double)INT_MAX))
         most--;
     double best_cost = 0.0;

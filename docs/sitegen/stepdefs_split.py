@@ -83,6 +83,7 @@ class SplitK(WarpTiling):
     (gemm_split_k_choose() in common/src/gemm_step_rules.c: model())."""
     name = "kernel09_split_k"
     chosen = ("SLICES", "SPLIT_ROWS")
+    in_place = False  # the copies continue C's rows (step 12's workspace is a buffer of its own)
     host_only = ("SLICES", "SPLIT_ROWS", "GROUPS_PER_CU")  # the sgemm takes its split as an argument and
     # from its launch geometry
     flops_per_byte = None  # GEMM_SPLIT_FLOPS_PER_BYTE, read from the header by configure()
@@ -161,9 +162,10 @@ class SplitK(WarpTiling):
             return [], (1, 0)
         max_alloc_floats = device.max_alloc / 4
 
-        def too_large(n):  # n copies of the split rows, or n slices of the tiles
+        def too_large(n):  # n copies of the split rows (after C's rows, but in step 12), or n slices of the tiles
             floats = float(n * rows * P["TSM"]) * float(np_)
-            return floats > INT_MAX or floats > max_alloc_floats or float(n) * float(depth) > INT_MAX
+            after_c = not self.in_place and (mp + (n - 1) * rows * P["TSM"]) * float(np_) > INT_MAX
+            return floats > INT_MAX or floats > max_alloc_floats or after_c or float(n) * float(depth) > INT_MAX
 
         most = forced_slices or min(depth, 64)
         while not forced_slices and most > 1 and too_large(most):
