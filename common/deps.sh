@@ -6,7 +6,7 @@
 GEMM_PACKAGES_RUN="cmake make gcc libc6-dev python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
 libclblast-dev libopenblas-dev"
 # Extra packages for the test suite (documentation with its plots and diagrams).
-GEMM_PACKAGES_TEST="doxygen gnuplot-nox python3-matplotlib"
+GEMM_PACKAGES_TEST="doxygen python3-matplotlib"
 # Installed for the test suite where the system's package sources have them: the kernel checker
 # Oclgrind is in Debian 12 and Ubuntu 24.04 but not in Debian 13, where its tests are skipped.
 GEMM_PACKAGES_TEST_OPTIONAL="oclgrind"
