@@ -320,7 +320,8 @@ static void test_constraints(void)
         // that continue them (steps 9 to 11). At 46081 x 46081 x 4096 with 64 work-groups per unit
         // the model once chose slices whose copies, after C's rows, passed 2^31 floats, and then
         // refused its own choice ("fewer SLICES or SPLIT_ROWS", where the user had set neither)
-        CHECK(gemm_defines_apply_list(&split_params, "SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=64", &msg) == 0);
+        CHECK(gemm_defines_apply_list(&split_params, "SLICES=0 SPLIT_ROWS=0 GROUPS_PER_CU=64 WPTM=16 WPTN=8 WIDTH=4 "
+                                      "TRANSPOSE_TILE=16 TRANSPOSE_PAD=1", &msg) == 0);
         big.m = big.n = 46081;
         big.k = 4096;
         memset(&split_plan, 0, sizeof split_plan);
