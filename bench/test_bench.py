@@ -10,6 +10,8 @@ tests use (PoCL on a machine without a GPU). Standard library only.
     test_bench.py tour BUILD_DIR [program options]    the tour's header and exit code, with a wrong device too
     test_bench.py accuracy BUILD_DIR                  the error column, the TF32 peer's FAIL as its accuracy,
                                                       old files (no normwise_error, no TF32 peak) still read
+    test_bench.py env BUILD_DIR                       the programs' environment: PoCL's threads pinned
+                                                      where every CPU may be used, the caller's choice kept
 
 guard, plan and accuracy run bench.py on stand-in programs (FAKE_PROGRAM) that answer at once like a step
 on a device of a given kind and speed, so that what they check does not depend on the device.
@@ -28,7 +30,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from gemmrun import COLUMNS, PEERS, find_programs  # noqa: E402
+from gemmrun import COLUMNS, PEERS, find_programs, program_env, run_program  # noqa: E402
 from table import peak_path  # noqa: E402
 
 PEAK_COLUMNS = ["platform", "device", "driver", "fma_gflops", "fma_gflops_best", "fma_vector", "copy_gbps",
@@ -428,9 +430,35 @@ def test_accuracy(build, extra):
               "table.py shows the TF32 tensor-core peak")
 
 
+def test_env(build, extra):
+    """program_env(): POCL_AFFINITY=1 added where the caller left it unset and the process may use
+    CPUs 0 to n-1, never where it is held to some of them, the caller's own value kept; and
+    run_program() runs the programs in it (a stand-in program reports what it got)."""
+    del build, extra  # the environment does not depend on the build or the device
+    env = program_env({"PATH": "/bin"}, allowed_cpus={0, 1}, cpu_count=2)
+    check(env == {"PATH": "/bin", "POCL_AFFINITY": "1"}, f"every CPU allowed: PoCL's threads pinned ({env})")
+    env = program_env({"PATH": "/bin"}, allowed_cpus={1}, cpu_count=2)
+    check("POCL_AFFINITY" not in env, f"held to CPU 1 of 0-1: nothing pinned, thread 0 would name CPU 0 ({env})")
+    env = program_env({"PATH": "/bin"}, allowed_cpus={0, 1, 2}, cpu_count=4)
+    check("POCL_AFFINITY" not in env, f"held to CPUs 0-2 of 0-3: nothing pinned ({env})")
+    env = program_env({"POCL_MAX_PTHREAD_COUNT": "4"}, allowed_cpus={0, 1}, cpu_count=2)
+    check("POCL_AFFINITY" not in env, f"the caller's own thread count: nothing pinned ({env})")
+    for value in ("0", "1"):
+        env = program_env({"POCL_AFFINITY": value}, allowed_cpus={0, 1}, cpu_count=2)
+        check(env == {"POCL_AFFINITY": value}, f"the caller's POCL_AFFINITY={value} is kept ({env})")
+    with tempfile.TemporaryDirectory() as tmp:
+        stand_in = os.path.join(tmp, "prints_env")
+        with open(stand_in, "w") as f:
+            f.write("#!/bin/sh\necho \"affinity=${POCL_AFFINITY-unset}\" >&2\n")
+        os.chmod(stand_in, 0o755)
+        got = run_program(stand_in, [])["stderr"].strip()
+        want = f"affinity={program_env().get('POCL_AFFINITY', 'unset')}"
+        check(got == want, f"run_program() runs a program in program_env() (got {got!r}, want {want!r})")
+
+
 def main():
     tests = {"peak": test_peak, "sweep": test_sweep, "guard": test_guard, "plan": test_plan, "pipe": test_pipe,
-             "tour": test_tour, "accuracy": test_accuracy}
+             "tour": test_tour, "accuracy": test_accuracy, "env": test_env}
     if len(sys.argv) < 3 or sys.argv[1] not in tests:
         sys.exit(__doc__)
     tests[sys.argv[1]](sys.argv[2], sys.argv[3:])

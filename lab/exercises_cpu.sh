@@ -13,8 +13,11 @@
 # writes OUT.csv (the steps' runs, the programs' own CSV with one header line), OUT-local-reads.csv
 # (peak's) and OUT.log: the commit, the device, the machine's load before and after (uptime) and
 # the time it took. EXERCISE_ROUNDS=N: fewer rounds where time is short. Runs from the repository
-# root (exercise 1.2's kernel is docs/key/step01_rows_dim0.cl) on the PoCL platform.
+# root (exercise 1.2's kernel is docs/key/step01_rows_dim0.cl) on the PoCL platform, with PoCL's
+# threads bound one to a CPU (POCL_AFFINITY=1 unless set: what bench/gemmrun.py does, and why, in
+# docs/results/README.md, pocl-cpu; the log says which).
 set -euo pipefail
+export POCL_AFFINITY=${POCL_AFFINITY-1}
 b=${1:-build-ci}
 out=${2:-lab/tuning/pocl-cpu-exercises}
 rounds=${EXERCISE_ROUNDS:-5}
@@ -30,6 +33,7 @@ start=$(date +%s)
   echo "commit      $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' (with local changes)')"
   echo "device      $("$b/kernel01_naive/kernel01_naive" --platform Portable --list-devices 2>&1 | grep -m1 -A1 'device 0' | sed 's/^ *//' | paste -sd ' ')"
   echo "cores       $(nproc)"
+  echo "affinity    POCL_AFFINITY=$POCL_AFFINITY"
   echo "load before $(uptime)"
 } > "$out.log"
 
