@@ -6,7 +6,8 @@ What counts as stating a measured figure, in a page's own text (the generated sn
 \\measured_ figures are rendered from the records, so they are left out):
   - a number with a unit of measurement or a ratio: `1.05x`, `38.0 GFLOPS`, `3 %`, `2.5 ms`, `GB/s`;
   - a multiple or a share in words: "three times", "doubles", "an eighth of", "a few percent";
-  - a comparison word (faster, slower, closer, gains, loses, pays, ...) in a sentence that names a
+  - a comparison word (faster, slower, closer, gains, loses, pays, above, below, reaches, apart, ...)
+    in a sentence that names a
     size or a device (a number of 3 or 4 digits, "the smallest size", GPU, CPU, PoCL, cuBLAS, ...).
 Every such sentence must match one pattern of FIGURES. Its test reads the records (Data, as the
 universal claims of claims.py do) and returns None where they bear the sentence out, else what
@@ -31,7 +32,8 @@ FIGURE = re.compile(
     r"|\b(?:an?|one) (?:half|third|quarter|fifth|sixth|eighth|tenth) (?:of|to)\b"
     r"|\bpercent\b", re.I)
 COMPARISON = re.compile(r"\b(faster|slower|closer|beats?|pays|wins?|loses?|lost|gains?|gained|fastest|slowest"
-                        r"|outruns?|level with|more accurate|less accurate)\b", re.I)
+                        r"|outruns?|level with|more accurate|less accurate|above|below|reach(?:es|ed)?|ahead"
+                        r"|behind|apart|barely)\b", re.I)
 CONTEXT = re.compile(r"\b(\d{3,4}|smallest|largest|small sizes|large sizes|awkward size|GPUs?|H100|H200|CPU"
                      r"|PoCL|cuBLAS|CLBlast)\b")
 PAGES = re.compile(r"(mainpage|harness|exercises|step\d\d)\.md$")
@@ -189,6 +191,41 @@ def step11_more_accurate_at_large(d):
     return "; ".join(bad) or None
 
 
+def step1_above_global_ceiling(d):
+    """Step 1 above its global-memory ceiling (the copy bandwidth over its 4 bytes per FLOP) at every
+    verified square size of the GPUs' files."""
+    bad, found = [], 0
+    for r in d.gpus():
+        if not r.peak:
+            bad.append(f"{r.stem}: no peak")
+            continue
+        for s in r.sizes:
+            rate, verified = r.measured(d.step(1).name, s)
+            if square(s) and rate and verified:
+                found += 1
+                if rate <= r.peak.copy / 4:
+                    bad.append(f"{r.stem} at {s[0]}: {rate:.0f} GFLOPS, ceiling {r.peak.copy / 4:.0f}")
+    return "; ".join(bad) or (None if found else "no verified square size of step 1 on a GPU")
+
+
+def reaches_share_of_fma(n, lo):
+    """Step n's rate at each GPU file's headline size is at least `lo` of the measured FMA peak."""
+    def test(d):
+        bad = []
+        for r in d.gpus():
+            rate = r.gflops(d.step(n).name, r.headline)
+            if not (r.peak and rate):
+                bad.append(f"{r.stem}: no rate or peak at the headline size")
+            elif rate / r.peak.fma < lo:
+                bad.append(f"{r.stem} at {r.headline[0]}: {rate / r.peak.fma:.1%} of the FMA peak")
+        return "; ".join(bad) or None
+    return test
+
+
+def at_headline(s, r):
+    return s == r.headline
+
+
 def tf32_several_times_fma(d):
     peaks = [r.peak for r in d.gpus() if r.peak and getattr(r.peak, "tf32", None)]
     if not peaks:
@@ -308,6 +345,7 @@ FIGURES = [
     (r"From 2048 up, step 1 runs at about an eighth of cuBLAS's rate",
      ratio_test(1, "cublas", squares(lambda n: n >= 2048), 1 / 10, 1 / 6, verified_only=False)),
     (r"At the smallest size it is level with cuBLAS or ahead of it", ratio_test(1, "cublas", smallest, 0.85, 1.5)),
+    (r"On the GPUs step 1 runs above that ceiling, because the caches catch most", step1_above_global_ceiling),
     (r"A GPU can do many times more FLOP per second than it can move bytes",
      not_measured("the roofline's premise; the ceilings table under it gives each device's measured figures")),
     # step 2
@@ -322,18 +360,27 @@ FIGURES = [
     (r"the local-memory ceiling rises by 2/1\.25 = 1\.6x", not_measured("arithmetic from the parameters")),
     # step 4
     (r"The transpose is not why: it takes about one percent of the time or less", share_test(4, (4096,) * 3, 0, 0.02)),
+    (r"so the ceiling is a little higher than step 3's, yet the step measures below it",
+     ratio_test(4, 3, at_headline, 0, 0.9999, what="step 4 under step 3 at the headline size")),
     # step 5
     (r"two and a half to three times step 4's rate from 2048 up",
      ratio_test(5, 4, squares(lambda n: n >= 2048), 2.5, 3.2, verified_only=False)),
     (r"on the GPUs the larger tile halves the global bytes per FLOP", not_measured("arithmetic of the tile")),
     (r"At 256 and 512 it is slower: its tile of 128 x 64", ratio_test(5, 4, at(256, 512), 0, 1)),
     (r"On the CPU the block barely pays", ratio_test(5, 4, squares(lambda n: True), 1.0, 1.15, devices="cpu")),
+    (r"On the GPUs step 5 reaches over half of the FMA peak", reaches_share_of_fma(5, 0.5)),
+    (r"On the CPU, local memory is ordinary cached memory, so there is less to save",
+     not_measured("why; the sentence before it is the measurement")),
     (r"With the loop over k unrolled, .* the block pays on the CPU too", step5_unrolled_pays_on_cpu),
     # step 6
     (r"On the GPUs step 6 is faster up to 1024, .* and slower at 2048 and from 4096 up",
      all_of(ratio_test(6, 5, squares(lambda n: n <= 1024), 1.0001, 10),
             ratio_test(6, 5, squares(lambda n: n == 2048 or n >= 4096), 0, 0.9999, verified_only=False))),
     (r"its rate at 4097 is a few percent below its rate at 4096", step6_4097_few_percent_below),
+    (r"With step 5's block of 8 x 8 on step 6's tile, one size above 4096 leaves a single work-group alone",
+     not_measured("arithmetic of the waves, from the compiler's registers")),
+    (r"4095, 4096 and 4097 take the same number of waves, so one above costs little more than its padded work",
+     step6_4097_few_percent_below),
     (r"Near 4096 they take a few percent of the time; on a smaller problem their share is larger",
      all_of(share_test(6, (4097,) * 3, 0.01, 0.09), share_test(6, (1000, 3000, 500), 0.09, 0.5))),
     # step 7
@@ -414,6 +461,23 @@ FIGURES = [
     (r"with 7 tiles in 5 slices the last slice has 3 tiles where the others have 1, and its work-groups take about "
      r"three times", not_measured("arithmetic of the split")),
     (r"lo·lo is about 2\^-22 of a·b", not_measured("arithmetic of the split")),
+    (r"so expect the rate to drop well below the rate at 128", not_measured("what the exercise asks to expect")),
+    (r"times float4 reads from local memory in which the work-item in place", not_measured("what the program does")),
+    (r"They do not charge by addresses: the rules whose vectors lanes 4, 8 or 16 apart share",
+     not_measured("the answer's reading of its measured table, rendered under it")),
+    # the harness page, its arithmetic and mechanisms
+    (r"The naive kernel runs the suite's largest problems .* well above the limit's rate",
+     not_measured("held by the suite itself: a run slower than the limit's rate ends with exit 3 and fails its test, "
+                  "in CI on 2 cores and in the sanitized build")),
+    (r"at most 255 terms below 2¹⁴·2⁻⁴¹ each", not_measured("arithmetic of the exact check's data")),
+    (r"The test CODE checks each claim above on the host", not_measured("what a test checks")),
+    (r"between inaccessible pages that reach 16 GiB on each side", not_measured("what the harness allocates")),
+    # the main page and lessons: mechanisms, arithmetic, pointers
+    (r"What still separates step 10, the last step on the FMA units, from cuBLAS", not_measured("a pointer to a lab record")),
+    (r"on PoCL, which runs work-groups on CPU cores, \"local memory\" is ordinary memory behind the same caches",
+     not_measured("how the devices work")),
+    (r"two work-groups fit below 256 registers per work-item, three only below about 170",
+     not_measured("arithmetic of the register file")),
 ]
 
 

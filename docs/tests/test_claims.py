@@ -223,6 +223,33 @@ with tempfile.TemporaryDirectory() as tmp:
     if not any("is not what the data say" in p for p in got):
         failures.append(f"step 10's mixed sentence on data where it is faster everywhere: not caught ({got})")
 
+    # Comparisons in words that need a check: step 8's old CPU sentence ("far apart", true on the CPU
+    # records before December 7, not after) is caught as unchecked; step 5 at half the FMA peak and
+    # step 1 above its global ceiling, each on the GPUs' data scaled until the sentence is false;
+    # step 2's CPU sentence on the CPU data with step 1 made faster at 1024 than at 512
+    old8 = {"step08.md": "On the CPU the two lines are far apart, but not because of warp tiling: there step 8's "
+                         "work-items stand exactly where step 7's do."}
+    got = hand_figures.check(old8, claims.Data(ctx.results, ctx.tuning, ctx.steps, ctx.defaults, None, gen))
+    if not any("no test in" in p for p in got):
+        failures.append(f"step 8's old 'far apart' sentence: not caught as unchecked ({got})")
+    for page, sentence, name, factor in (
+            ("step05.md", "On the GPUs step 5 reaches over half of the FMA peak.", "kernel05_register_blocking", 0.8),
+            ("step01.md", "On the GPUs step 1 runs above that ceiling, because the caches catch most of the repeated "
+                          "requests.", "kernel01_naive", 0.05)):
+        true = claims.Data(ctx.results, ctx.tuning, ctx.steps, ctx.defaults, None, gen)
+        made = [r if claims.POCL in r.platform else scaled(r, name, factor) for r in ctx.results]
+        false = claims.Data(made, ctx.tuning, ctx.steps, ctx.defaults, None, gen)
+        if hand_figures.check({page: sentence}, true) or not any(
+                "is not what the data say" in p for p in hand_figures.check({page: sentence}, false)):
+            failures.append(f"{page}: '{sentence}' refused on the committed data, or not caught with {name}'s "
+                            f"rate on the GPUs times {factor}")
+    step2 = {"step02.md": "On the CPU, through PoCL, it is faster at every recorded size, by several times at the "
+                          "largest, where step 1 itself runs slowest."}
+    made = [scaled(r, "kernel01_naive", 4) if claims.POCL in r.platform else r for r in ctx.results]
+    if not any("is not what the data say" in p for p in
+               hand_figures.check(step2, claims.Data(made, ctx.tuning, ctx.steps, ctx.defaults, None, gen))):
+        failures.append("step 2's CPU sentence on data with step 1 four times faster: not caught")
+
     # lab12's claim that step 11's sgemm alone is below 1.3 times cuBLAS at 4096 and 8192, on a
     # made-up sweep whose sgemm is 1.4 times faster than cuBLAS at both sizes, then 1.2 times
     def sweep_with(ratio):
