@@ -165,28 +165,29 @@ def status_text(name, row):
 def program_env(environ=None, allowed_cpus=None, cpu_count=None):
     """The environment the programs run in: the caller's, plus POCL_AFFINITY=1 where the caller set
     neither it nor POCL_MAX_PTHREAD_COUNT (threads beyond the CPUs) and this process may run on
-    every CPU, 0 to n-1. It binds each thread of PoCL's CPU
-    driver to its own CPU (thread i to CPU i); other OpenCL platforms ignore it. Unbound, PoCL's
-    threads shared one CPU for whole runs on the 2-core development machine: the same program ran
-    at half its rate in about half the runs, median and best alike (docs/results/README.md, the
-    conditions of pocl-cpu, names the measurement). Where this process is held to some CPUs only (taskset, a
-    container's cpuset), binding thread i to CPU i could name a CPU it may not use, so the
-    environment is left as it is. The arguments replace os.environ and the process's CPUs (tests)."""
+    every CPU, 0 to n-1. It binds each thread of PoCL's CPU driver to its own CPU (thread i to CPU
+    i); other OpenCL platforms ignore it. Unbound, PoCL's threads shared one CPU for whole runs on
+    the 2-core development machine: the same program ran at half its rate in about half the runs,
+    median and best alike (docs/results/README.md, the conditions of pocl-cpu, names the
+    measurement). Where this process is held to some CPUs only (taskset, a container's cpuset),
+    binding thread i to CPU i could name a CPU it may not use, so the environment is left as it is.
+    The arguments replace os.environ and the process's CPUs (tests)."""
     env = dict(os.environ if environ is None else environ)
     if allowed_cpus is None:
         allowed_cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
     if cpu_count is None:
         cpu_count = os.cpu_count() or 0
-    if "POCL_AFFINITY" not in env and "POCL_MAX_PTHREAD_COUNT" not in env and cpu_count > 0 and set(allowed_cpus) == set(range(cpu_count)):
+    caller_chose = "POCL_AFFINITY" in env or "POCL_MAX_PTHREAD_COUNT" in env
+    if not caller_chose and cpu_count > 0 and set(allowed_cpus) == set(range(cpu_count)):
         env["POCL_AFFINITY"] = "1"
     return env
 
 
 def run_program(path, args, timeout=None, tick=None):
-    """Runs path --csv args, in program_env(). Returns a dict: rc, row (the last CSV row as a dict, or None),
-    stdout, stderr, seconds (wall clock), timed_out. With timeout (seconds), a run still going
-    then is killed (timed_out True, rc None). tick(seconds so far) is called about every half
-    second while it runs."""
+    """Runs path --csv args, in program_env(). Returns a dict: rc, row (the last CSV row as a dict,
+    or None), stdout, stderr, seconds (wall clock), timed_out. With timeout (seconds), a run still
+    going then is killed (timed_out True, rc None). tick(seconds so far) is called about every
+    half second while it runs."""
     cmd = [path, "--csv"] + list(args)
     t0 = time.monotonic()
     timed_out = False
