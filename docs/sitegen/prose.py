@@ -17,6 +17,7 @@ fails Doxygen's build (an unknown command is a warning, and warnings are errors)
     against step 10's in the same runs, at 4096;
   - measured_step10_transpose_share: step 10's transpose against its whole time at 4096, same runs;
   - measured_step09_registers_h100: the H100 compiler report's registers for step 9's sgemm;
+  - measured_step07_registers_h100: the same for step 7's;
   - measured_step08_recheck_ratio: step 8's rate over step 7's at 1000x3000x500 on the H100 in the
     five rounds of nvidia-h100-step8-recheck.log (CSV lines after its comments; each step's median
     of its rounds' medians);
@@ -153,11 +154,12 @@ def transposing_copy(directory):
     return _pct(statistics.median(costs)), f"{statistics.median(shares) * 100:.1f} %"
 
 
-def step09_registers(directory):
+def sgemm_registers(directory, step):
+    """The H100 compiler report's registers for a step's sgemm (step: its directory's name)."""
     text = _read(directory, PTXAS_H100)
-    m = re.search(r"== kernel09_split_k\n.*?Compiling entry function 'sgemm'.*?Used (\d+) registers", text, re.S)
+    m = re.search(r"== " + step + r"\n.*?Compiling entry function 'sgemm'.*?Used (\d+) registers", text, re.S)
     if not m:
-        raise InputError(f"{PTXAS_H100}: no register count of step 9's sgemm")
+        raise InputError(f"{PTXAS_H100}: no register count of {step}'s sgemm")
     return m.group(1)
 
 
@@ -239,7 +241,8 @@ def figures(directory, results_dir):
         "measured_step10_store_cost": store_cost(directory),
         "measured_step10_tcopy_cost": tcopy,
         "measured_step10_transpose_share": share,
-        "measured_step09_registers_h100": step09_registers(directory),
+        "measured_step09_registers_h100": sgemm_registers(directory, "kernel09_split_k"),
+        "measured_step07_registers_h100": sgemm_registers(directory, "kernel07_double_buffering"),
         "measured_step08_recheck_ratio": step8_over_step7(_read(directory, RECHECK), RECHECK),
         "measured_pocl_step5_unrolled": unrolled,
         "measured_pocl_step5_unrolled_vs_step3": unrolled_vs_step3,
