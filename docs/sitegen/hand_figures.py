@@ -219,6 +219,23 @@ def reaches_share_of_fma(n, lo):
     return test
 
 
+def step10_neither_change_pays_alone(d):
+    """In every ablation record of step 10 (lab10, "the idea alone"), step 9 with step 10's
+    parameters and step 10 with step 9's are each slower than step 9 at its defaults, at every size."""
+    bad, found = [], 0
+    for name, c in alone(d, 10).items():
+        base = c.get("step 9, its defaults", {})
+        for label in ("step 9 with step 10's parameters", "step 10 with step 9's parameters"):
+            for size, rows in c.get(label, {}).items():
+                if not base.get(size):
+                    continue
+                found += 1
+                a, b = median([r["_gflops"] for r in rows]), median([r["_gflops"] for r in base[size]])
+                if a >= b:
+                    bad.append(f"{name}: {label} at {size[0]}: {a:.0f} against {b:.0f}")
+    return "; ".join(bad) or (None if found else "no ablation record of step 10")
+
+
 def at_headline(s, r):
     return s == r.headline
 
@@ -400,6 +417,7 @@ FIGURES = [
             ratio_test(9, 8, at(2048, 4095, 4096, 6144, 7168, 8192), 0.97, 1.05, verified_only=False))),
     # step 10
     (r"On both GPUs step 10 is slightly faster than step 9 at every size from 4095 up", step10_faster_from_4095),
+    (r"On the GPUs neither pays alone", step10_neither_change_pays_alone),
     (r"Below 4095 it is faster at some sizes and slower at others", mixed(10, 9, lambda s, r: s[0] < 4095)),
     (r"with CODE the same kernel runs several times slower on NVIDIA's driver", portable_copy_several_times_slower),
     (r"NVIDIA's driver runs it several times slower than CODE", portable_copy_several_times_slower),

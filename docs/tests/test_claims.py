@@ -250,6 +250,22 @@ with tempfile.TemporaryDirectory() as tmp:
                hand_figures.check(step2, claims.Data(made, ctx.tuning, ctx.steps, ctx.defaults, None, gen))):
         failures.append("step 2's CPU sentence on data with step 1 four times faster: not caught")
 
+    # step 10's "On the GPUs neither pays alone": true on the committed ablation records, and caught
+    # on a made-up record where step 10 with step 9's parameters is the faster at one size
+    true = claims.Data(ctx.results, ctx.tuning, ctx.steps, ctx.defaults, None, gen)
+    if hand_figures.step10_neither_change_pays_alone(true):
+        failures.append("step 10's 'neither pays alone' refused on the committed ablation records")
+    made_up = {"made-up.csv": {"step 9, its defaults": {(4096,) * 3: [{"_gflops": 100.0}]},
+                               "step 9 with step 10's parameters": {(4096,) * 3: [{"_gflops": 90.0}]},
+                               "step 10 with step 9's parameters": {(4096,) * 3: [{"_gflops": 110.0}]}}}
+    real_alone = hand_figures.alone
+    hand_figures.alone = lambda d, n: made_up if n == 10 else real_alone(d, n)
+    try:
+        if not hand_figures.step10_neither_change_pays_alone(true):
+            failures.append("step 10's 'neither pays alone' on a record where one change pays: not caught")
+    finally:
+        hand_figures.alone = real_alone
+
     # lab12's claim that step 11's sgemm alone is below 1.3 times cuBLAS at 4096 and 8192, on a
     # made-up sweep whose sgemm is 1.4 times faster than cuBLAS at both sizes, then 1.2 times
     def sweep_with(ratio):
