@@ -20,7 +20,8 @@ import csv
 import os
 import re
 
-from .claims import POCL, alone, ratios, sentences, step10_faster_from_4095, step2_faster_most_where_step1_slowest_on_cpu
+from .claims import (POCL, alone, ratios, sentences, step10_above_step9_on_cpu, step10_faster_from_4095,
+                     step2_faster_most_where_step1_slowest_on_cpu)
 from .common import median, parse_parts
 
 NUMBER_WORDS = r"(?:two|three|four|five|six|seven|eight|nine|ten|several|many|a few|tens of)"
@@ -33,9 +34,9 @@ FIGURE = re.compile(
     r"|\bpercent\b", re.I)
 COMPARISON = re.compile(r"\b(faster|slower|closer|beats?|pays|wins?|loses?|lost|gains?|gained|fastest|slowest"
                         r"|outruns?|level with|more accurate|less accurate|above|below|reach(?:es|ed)?|ahead"
-                        r"|behind|apart|barely|served most)\b", re.I)
+                        r"|behind|apart|barely|served most|speed-up|as far below)\b", re.I)
 CONTEXT = re.compile(r"\b(\d{3,4}|smallest|largest|small sizes|large sizes|awkward size|GPUs?|H100|H200|CPU"
-                     r"|PoCL|cuBLAS|CLBlast)\b")
+                     r"|PoCL|cuBLAS|CLBlast|headline|recorded|measured|measurement|experiment|lab record|tuning runs?)\b")
 PAGES = re.compile(r"(mainpage|harness|exercises|step\d\d)\.md$")
 
 
@@ -350,6 +351,126 @@ def step8_slower_a_little(d):
     return "; ".join(bad) or None
 
 
+def step4_below_step3_on_every_device(d):
+    """'At the headline sizes step 4 is slower than step 3 on all three recorded devices': below on
+    each results file, and three of them."""
+    below = all_of(ratio_test(4, 3, at_headline, 0, 0.9999), ratio_test(4, 3, at_headline, 0, 0.9999, devices="cpu"))(d)
+    count = None if len(d.results) == 3 else f"{len(d.results)} results files, not three"
+    return "; ".join(w for w in (below, count) if w) or None
+
+
+def step4_sgemm_alone_below_step3(d):
+    """Step 4's sgemm kernel alone (its part of the time) slower than step 3 at each headline size."""
+    bad, found = [], 0
+    for r in d.results:
+        g3, row = r.gflops(d.step(3).name), r.row(d.step(4).name)
+        sgemm = sum(t for name, t, _ in parse_parts(row["parts"]) if name == "sgemm") if row else 0
+        if g3 and sgemm:
+            found += 1
+            m, n, k = r.headline
+            rate = 2.0 * m * n * k / (sgemm * 1e6)
+            if rate >= g3:
+                bad.append(f"{r.stem}: step 4's sgemm alone {rate:.4g} GFLOPS, step 3 {g3:.4g}")
+    return "; ".join(bad) or (None if found else "no headline parts of step 4 beside step 3")
+
+
+def step4_tuning_below_step3(d):
+    """Every step-4 tile of the tuning runs (as their table ranks them) below step 3's rate in its
+    device's results file, at that file's headline size."""
+    from .records import tuning_for
+    from .tuning_grids import STEP4_KINDS, grid_best
+    bad, found = [], 0
+    for r in d.results:
+        g3 = r.gflops(d.step(3).name)
+        for row, name in grid_best(tuning_for(d.tuning, r), d.step(4).name, STEP4_KINDS, r.headline).values():
+            found += 1
+            if g3 is None or row["_gflops"] >= g3:
+                bad.append(f"{r.stem}: {row['params']} in {name} at {row['_gflops']:.4g} GFLOPS, step 3 {g3}")
+    return "; ".join(bad) or (None if found else "no tuning run of step 4 at a headline size")
+
+
+def step8_squares_bring_the_gain(d):
+    """The ablations that ran step 8 in rows (LANE_SQUARES=0): in rows within 1 % of step 7 at each
+    size; with its squares (its defaults) faster than in rows and than step 7."""
+    bad, found = [], 0
+    for name, c in alone(d, 8).items():
+        rows_, base, squares_ = (c.get(k, {}) for k in ("step 8 with LANE_SQUARES=0", "step 7, its defaults",
+                                                          "step 8, its defaults"))
+        for size in rows_:
+            if size not in base or size not in squares_:
+                continue
+            found += 1
+            a, b, q = (median([x["_gflops"] for x in v[size]]) for v in (rows_, base, squares_))
+            if not 0.99 <= a / b <= 1.01:
+                bad.append(f"{name} at {size[0]}: in rows {a / b:.3f}x step 7")
+            if q <= max(a, b):
+                bad.append(f"{name} at {size[0]}: squares {q:.0f}, rows {a:.0f}, step 7 {b:.0f}")
+    return "; ".join(bad) or (None if found else "no ablation of step 8 in rows")
+
+
+def step10_together_faster_at_large(d):
+    """Step 10's ablations: its two changes together (its defaults) faster than step 9 at 4096 and 8192."""
+    bad, found = [], 0
+    for name, c in alone(d, 10).items():
+        base, both = c.get("step 9, its defaults", {}), c.get("step 10, its defaults", {})
+        for size in both:
+            if size[0] in (4096, 8192) and size in base:
+                found += 1
+                a, b = median([x["_gflops"] for x in both[size]]), median([x["_gflops"] for x in base[size]])
+                if a <= b:
+                    bad.append(f"{name} at {size[0]}: {a:.0f} against {b:.0f}")
+    return "; ".join(bad) or (None if found else "no ablation of step 10 at 4096 or 8192")
+
+
+def slices(r, n, d, size=None):
+    return r.params(d.step(n).name, size).get("SLICES")
+
+
+def step9_splits_nothing_on_cpu(d):
+    """On the CPU's file step 9 ran with SLICES=1 at every size, and faster than step 8 at each."""
+    bad = [f"{r.stem} at {s}: SLICES={slices(r, 9, d, s)}" for r in d.cpu() for s in r.sizes
+           if r.row(d.step(9).name, s) and slices(r, 9, d, s) != 1]
+    return "; ".join(w for w in (", ".join(bad), ratio_test(9, 8, lambda s, r: True, 1.0001, 1000, devices="cpu")(d))
+                     if w) or None
+
+
+def step9_no_split_at_headline(d):
+    """At each GPU's headline size step 9 ran with SLICES=1, within 3 % of step 8."""
+    bad = [f"{r.stem}: SLICES={slices(r, 9, d)}" for r in d.gpus() if slices(r, 9, d) != 1]
+    return "; ".join(w for w in (", ".join(bad), ratio_test(9, 8, at_headline, 0.97, 1.03)(d)) if w) or None
+
+
+def steps_slower_than_the_one_before(*numbers):
+    """Each step n of `numbers` slower than step n - 1 at one size at least of one results file."""
+    def test(d):
+        bad = [f"step {n}" for n in numbers
+               if not any(x < 1 for r in d.results for x in ratios(r, d.step(n), d.step(n - 1)).values())]
+        return ("never slower than the step before: " + ", ".join(bad)) if bad else None
+    return test
+
+
+def idea_alone_recorded(first, last):
+    """Steps `first` to `last` each have an ablation record with a run of the step's own kernel on
+    other parameters than its defaults (the lab records' 'The idea alone')."""
+    def test(d):
+        missing = [str(n) for n in range(first, last + 1)
+                   if not any(label.startswith(f"step {n} with") for c in alone(d, n).values() for label in c)]
+        return ("no ablation record of step " + ", ".join(missing)) if missing else None
+    return test
+
+
+def no_loads_a_little_faster(d):
+    """The async-copy experiments: step 8 without its global loads after the first tile, against
+    step 8 as it is (configuration A), faster by less than 5 % at each size both ran."""
+    path = os.path.join(getattr(d, "tuning_dir", None) or "", "nvidia-h100-async-copy-experiments.log")
+    text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+    rate = {(w, int(n)): float(g) for w, n, g in re.findall(r"^A (plain|noload) (\d+) rc=0 ([0-9.]+)", text, re.M)}
+    sizes = [n for w, n in rate if w == "noload" and ("plain", n) in rate]
+    bad = [f"at {n}: {rate['noload', n] / rate['plain', n]:.3f}x" for n in sizes
+           if not 1.0 < rate["noload", n] / rate["plain", n] < 1.05]
+    return "; ".join(bad) or (None if sizes else "the no-loads experiment is not recorded")
+
+
 def at(*sizes):
     return lambda s, r: s in [(n,) * 3 for n in sizes]
 
@@ -377,6 +498,10 @@ FIGURES = [
     (r"The transpose is not why: it takes about one percent of the time or less", share_test(4, (4096,) * 3, 0, 0.02)),
     (r"so the ceiling is a little higher than step 3's, yet the step measures below it",
      ratio_test(4, 3, at_headline, 0, 0.9999, what="step 4 under step 3 at the headline size")),
+    (r"At the headline sizes step 4 is slower than step 3 on all three recorded devices",
+     step4_below_step3_on_every_device),
+    (r"The loss is in the sgemm kernel", step4_sgemm_alone_below_step3),
+    (r"the tuning runs only say that no combination tried reached step 3's rate", step4_tuning_below_step3),
     # step 5
     (r"two and a half to three times step 4's rate from 2048 up",
      ratio_test(5, 4, squares(lambda n: n >= 2048), 2.5, 3.2, verified_only=False)),
@@ -410,12 +535,26 @@ FIGURES = [
     (r"What pays on NVIDIA need not pay on your GPU", not_measured("advice")),
     (r"Step 8 is a little slower than step 7 at FIGURE", step8_slower_a_little),
     (r"it costs many times more when lanes hit the same bank", bank_conflict_costs_many_times),
+    (r"measured apart, warp tiles in rows gain next to nothing, and the squares, with the same registers, bring "
+     r"what gain there is", step8_squares_bring_the_gain),
+    (r"Here compact warp tiles alone gain nothing; what pays is a detail of the layout", step8_squares_bring_the_gain),
+    (r"The gain stays small because the multiply-adds of a step along k take longer than its reads",
+     not_measured("why, from the lab record's cycles of reads against multiply-adds (its generated table)")),
     # step 9
     (r"On both GPUs the gain is large where the blocks fill only part of one wave \(256 to 1024\) or leave a short "
      r"last wave \(3072, 4097\); where they make nearly whole waves, the two steps run within a few percent",
      all_of(ratio_test(9, 8, at(256, 512, 1024, 3072, 4097), 1.15, 10, verified_only=False),
             ratio_test(9, 8, at(2048, 4095, 4096, 6144, 7168, 8192), 0.97, 1.05, verified_only=False))),
+    (r"On the CPU the host split nothing: the speed-up there is not split-K's", step9_splits_nothing_on_cpu),
+    (r"At the headline size the host splits nothing, and step 9 is as far below the ceilings as step 8",
+     step9_no_split_at_headline),
     # step 10
+    (r"On the CPU the step's speed-up is not the idea's", step10_above_step9_on_cpu),
+    (r"So step 10 meets step 9's ceilings: the lowest is still the FMA peak",
+     not_measured("arithmetic of the ceilings: step 10 changes neither the bytes per FLOP nor the reads per "
+                  "multiply-add")),
+    (r"an experiment that removed step 8's global loads after its first tile .* ran only a little faster",
+     no_loads_a_little_faster),
     (r"On both GPUs step 10 is slightly faster than step 9 at every size from 4095 up", step10_faster_from_4095),
     (r"On the GPUs neither pays alone", step10_neither_change_pays_alone),
     (r"Below 4095 it is faster at some sizes and slower at others", mixed(10, 9, lambda s, r: s[0] < 4095)),
@@ -444,6 +583,15 @@ FIGURES = [
     # the main page
     (r"^Without a GPU\. Where on a recorded device", not_measured("introduces the generated verdict")),
     (r"^Each device at its headline size: every step and peer", not_measured("describes the generated table")),
+    (r"Each step's page shows the idea, the exact change", not_measured("describes the pages")),
+    (r"Such numbers are shown in italics \(open points in the plots\); no headline gain uses them",
+     not_measured("the renderer's rule (the status's marks), not a measurement")),
+    (r"a step can be slower than the one before \(step 4, step 6 and step 10 show when, and why\)",
+     steps_slower_than_the_one_before(4, 6, 10)),
+    (r"the lab records of steps 7 to 10 also show the two apart, measured in the same rounds",
+     all_of(idea_alone_recorded(7, 10), step7_alone_little_together_much)),
+    (r"^Where on a recorded device the later steps never get back above an earlier one",
+     not_measured("introduces the generated verdict")),
     (r"UNVERIFIED marks a run that was measured but not checked", not_measured("defines a status")),
     (r"so the steps that target a GPU's memory hierarchy can gain little there, or lose", some_step_loses_on_cpu),
     # the harness page
@@ -472,6 +620,14 @@ FIGURES = [
     (r"On the recorded H100, at 4096 and 8192, each change alone gains little or loses, and together they gain a lot",
      step7_alone_little_together_much),
     (r"an idea can be worth little on its own and much with the parameters", not_measured("the lesson drawn")),
+    (r"The tuning runs on the recorded devices, the fastest combination of each block shape",
+     not_measured("introduces the generated table")),
+    (r"Before you look at the table in step 7's lab record, predict", not_measured("a question")),
+    (r"make your guess before you read the measurement", not_measured("a pointer to an exercise")),
+    (r"Step 10's table .* each alone is slower than step 9, and together they are faster at 4096 and 8192",
+     all_of(step10_neither_change_pays_alone, step10_together_faster_at_large)),
+    (r"step 8's \(its lab record\) an idea that gains a little, and only with its lanes in squares",
+     step8_squares_bring_the_gain),
     (r"with 6 tiles it is 1 each, and tiles 4 and 5 belong to no slice: every element of a split row misses a third",
      not_measured("arithmetic of the split")),
     (r"with 7 tiles in 5 slices the last slice has 3 tiles where the others have 1, and its work-groups take about "

@@ -13,7 +13,9 @@ defect, on the same pages with one defect put in:
   - a claim about every size that no test checks, and one that the data contradict;
   - a defaults table that names a recorded run in another class's row (hand_figures.defaults_rows);
   - a measured figure and a comparison typed by hand that no test checks (hand_figures.py), and a
-    checked sentence on data that contradict it;
+    checked sentence on data that contradict it; each check of a sentence that names a run but no
+    size or device (step 4's loss, step 8's squares, step 9's splits, step 10's experiments, the
+    main page's slower steps) on records made false;
   - an old form of a tuning record's figure in a lesson under a results file's label
     (lesson_figures.py), as the old tree rendered it: step 11's table with the H200's step11-bench
     sweep (61020 GFLOPS, 1.19x cuBLAS at 4096) (5faec6c^).
@@ -265,6 +267,71 @@ with tempfile.TemporaryDirectory() as tmp:
             failures.append("step 10's 'neither pays alone' on a record where one change pays: not caught")
     finally:
         hand_figures.alone = real_alone
+
+    # The checks of the lessons' sentences that name a run but no size or device (hand_figures.py:
+    # step 4's loss, step 8's squares, step 9's splits, step 10's experiments, the main page's slower
+    # steps): each true on the committed records and caught on records made false
+    def edited(r, name, change):
+        r = copy.copy(r)
+        r.best = {k: change(dict(v)) if k[0] == name else v for k, v in r.best.items()}
+        return r
+
+    def split_in(row):
+        return dict(row, params=row["params"].replace("SLICES=1 ", "SLICES=4 "))
+
+    def on_cpu(name, change):
+        return [edited(r, name, change) if claims.POCL in r.platform else r for r in ctx.results]
+
+    def on_gpus(name, change):
+        return [r if claims.POCL in r.platform else edited(r, name, change) for r in ctx.results]
+
+    def times(factor):
+        return lambda row: dict(row, gflops=str(float(row["gflops"]) * factor)) if row.get("gflops") else row
+    every = [edited(r, "kernel03_vectorized", times(0.5)) for r in ctx.results]
+    step10_doubled = [edited(r, "kernel10_async_copy", times(2)) for r in ctx.results]
+    made_log = os.path.join(tmp, "made-up-async")
+    os.makedirs(made_log, exist_ok=True)
+    log = open(os.path.join(ctx.tuning_dir, "nvidia-h100-async-copy-experiments.log"), encoding="utf-8").read()
+    with open(os.path.join(made_log, "nvidia-h100-async-copy-experiments.log"), "w", encoding="utf-8") as f:
+        f.write(re.sub(r"^(A noload 4096 rc=0 )([0-9.]+)", lambda m: m.group(1) + f"{float(m.group(2)) * 1.1:.1f}",
+                       log, flags=re.M))
+
+    def at_4096(labels):  # a made-up ablation record, {label: its GFLOPS at 4096}
+        return {"made-up.csv": {label: {(4096,) * 3: [{"_gflops": g}]} for label, g in labels.items()}}
+    squares_lose = at_4096({"step 7, its defaults": 100.0, "step 8 with LANE_SQUARES=0": 100.0,
+                            "step 8, its defaults": 99.0})
+    together_loses = at_4096({"step 9, its defaults": 100.0, "step 10, its defaults": 99.0})
+    true = claims.Data(ctx.results, ctx.tuning, ctx.steps, ctx.defaults, None, gen)
+    true.tuning_dir = ctx.tuning_dir
+    for test, made, made_alone, tuning_dir, what in (
+            (hand_figures.step4_below_step3_on_every_device, every, None, None, "step 3 halved"),
+            (hand_figures.step4_sgemm_alone_below_step3, every, None, None, "step 3 halved"),
+            (hand_figures.step4_tuning_below_step3, every, None, None, "step 3 halved"),
+            (hand_figures.step8_squares_bring_the_gain, None, (8, squares_lose), None,
+             "an ablation where the squares lose"),
+            (hand_figures.step10_together_faster_at_large, None, (10, together_loses), None,
+             "an ablation where step 10 loses at 4096"),
+            (hand_figures.step9_splits_nothing_on_cpu, on_cpu("kernel09_split_k", split_in), None, None,
+             "step 9 split on the CPU"),
+            (hand_figures.step9_splits_nothing_on_cpu, on_cpu("kernel09_split_k", times(0.3)), None, None,
+             "step 9 below step 8 on the CPU"),
+            (hand_figures.step9_no_split_at_headline, on_gpus("kernel09_split_k", split_in), None, None,
+             "step 9 split at the GPUs' headline"),
+            (hand_figures.steps_slower_than_the_one_before(4, 6, 10), step10_doubled, None, None, "step 10 doubled"),
+            (hand_figures.idea_alone_recorded(7, 10), None, (9, {}), None, "no ablation of step 9"),
+            (hand_figures.no_loads_a_little_faster, None, None, made_log, "the no-loads run 10 % faster")):
+        if test(true):
+            failures.append(f"{test.__name__}: refused on the committed records ({test(true)})")
+        false = claims.Data(made or ctx.results, ctx.tuning, ctx.steps, ctx.defaults, None, gen)
+        false.tuning_dir = tuning_dir or ctx.tuning_dir
+        real_alone = hand_figures.alone
+        if made_alone:
+            hand_figures.alone = lambda d, n, m=made_alone: m[1] if n == m[0] else real_alone(d, n)
+        try:
+            if not test(false):
+                failures.append(f"{test.__name__}: not caught with {what}")
+        finally:
+            hand_figures.alone = real_alone
 
     # lab12's claim that step 11's sgemm alone is below 1.3 times cuBLAS at 4096 and 8192, on a
     # made-up sweep whose sgemm is 1.4 times faster than cuBLAS at both sizes, then 1.2 times
