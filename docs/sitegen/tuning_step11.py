@@ -6,7 +6,10 @@ records (lab/tuning/), Markdown for \\includedoc:
     -a-scalar.log, -two-acc.log and -ldmatrix.log of lab/exp_step11_costs.sh: its fragments read
     two floats at a time; A read as it is instead of transposed; C stored two or four floats at a
     time; the float2 stores written other ways, beside the kernel before them; A as it is, read one
-    float at a time; two sets of accumulators; A as it is, read by ldmatrix.
+    float at a time; two sets of accumulators; A as it is, read by ldmatrix;
+  - step11_costs.md, step11_promote16.md: the same for the phases costs (timing-only variants, wrong
+    on purpose: what the split, the promotion's adds and the products cost) and promote16;
+  - step11_split_k_plans.md: the plans of the split of K, each setting's runs (-step11-split-k.log).
 """
 import glob
 import os
@@ -43,30 +46,50 @@ def step11_variant(label):
     return next(name for key, name in STEP11_VARIANTS if label.strip().startswith(key))
 
 
-def step11_layout_snippet(tuning_dir, phase):
-    """Step 11's variants of one phase of lab/exp_step11_costs.sh (fragments, a-rows, stores) beside
-    the kernel: for each *-step11-PHASE.log, the medians of its rounds (GFLOPS of the whole step, and
-    the change from the kernel), the sgemm's own time at 4096, and each build's registers."""
+def step11_layout_snippet(tuning_dir, phase, variants=None):
+    """Step 11's variants of one phase of lab/exp_step11_costs.sh (fragments, a-rows, stores, ...)
+    beside the kernel: for each *-step11-PHASE.log, the medians of its rounds (GFLOPS of the whole
+    step, and the change from the kernel), the sgemm's own time at 4096, and each build's registers.
+    The variants are named by the log's lines of registers, or, where the log runs variants that
+    those lines do not name (the phases costs and promote16), by `variants`: (name, the registers
+    line's file or None, timed only) in the order each round runs them; a timed-only variant's runs
+    are UNVERIFIED (wrong on purpose), every other run must pass. Runs after a round's last variant
+    (the verification runs at the end of promote16's log) are not timings and are left out."""
     out = []
     for path in sorted(glob.glob(os.path.join(tuning_dir, f"*-step11-{phase}.log"))):
         lines = open(path, encoding="utf-8").read().splitlines()
         device, driver = (x.strip() for x in lines[0].split(",", 1))
-        names, registers = [], []
-        for m in re.finditer(r"^registers of \[?(.*?)\]?: .*?(\d+) bytes spill stores.*?Used (\d+) registers",
-                             "\n".join(lines), re.M):
-            names.append(step11_variant(m.group(1)))
-            registers.append(m.group(3) + (f" ({m.group(2)} B spilled)" if int(m.group(2)) else ""))
+        names, registers, timed_only = [], [], []
+        reports = {m.group(1): m.group(3) + (f" ({m.group(2)} B spilled)" if int(m.group(2)) else "")
+                   for m in re.finditer(r"^registers of \[?(.*?)\]?: .*?(\d+) bytes spill stores.*?Used (\d+) registers",
+                                        "\n".join(lines), re.M)}
+        if variants is None:
+            names, registers = [step11_variant(k) for k in reports], list(reports.values())
+            timed_only = [False] * len(names)
+        else:
+            for name, report, timed in variants:
+                names.append(name + (" (timed only: wrong on purpose)" if timed else ""))
+                # by the file's name (the scripts' files moved from bench/exp/ to lab/exp/)
+                registers.append(next((v for k, v in reports.items()
+                                       if report and os.path.basename(k.split()[0]) == report), "-"))
+                timed_only.append(timed)
         runs, size, i = {}, None, 0
         for line in lines:
             m = re.match(r"== round \d+, (.*)", line)
             if m:
                 size, i = m.group(1), 0
-            elif size and line.startswith(("PASS", "FAIL")):
-                if not line.startswith("PASS") or i >= len(names):
-                    raise InputError(f"{path}: a run of round '{size}' that is not one of its verified variants")
+            elif size and line.startswith(("PASS", "FAIL", "UNVERIFIED")):
+                if variants is not None and i >= len(names):
+                    continue
+                expect = "UNVERIFIED" if i < len(names) and timed_only[i] else "PASS"
+                if not line.startswith(expect) or i >= len(names):
+                    raise InputError(f"{path}: a run of round '{size}' that is not one of its variants as it "
+                                     f"should have run (expected {expect})")
+                err = re.search(r"([\d.e+-]+) \(normwise\)", line)
                 runs.setdefault(size, [[] for _ in names])[i].append(
                     (float(re.search(r": ([\d.]+) GFLOPS", line).group(1)),
-                     float(re.search(r"sgemm ([\d.]+) ms", line).group(1))))
+                     float(re.search(r"sgemm ([\d.]+) ms", line).group(1)),
+                     float(err.group(1)) if err else None))
                 i += 1
         if not names or not runs:
             raise InputError(f"{path}: not a log of lab/exp_step11_costs.sh {phase}")
@@ -76,20 +99,74 @@ def step11_layout_snippet(tuning_dir, phase):
         out.append(f"{device} (driver {driver}, {lines[1].strip()}; `{os.path.basename(path)}`), GFLOPS of the "
                    f"whole step, medians of {len(runs[sizes[0]][0])} rounds, each variant's change from the kernel "
                    f"in brackets:\n")
-        out.append("| variant | " + " | ".join(label[s] for s in sizes)
-                   + (" | sgemm at 4096 (ms)" if square else "") + " | registers |")
-        out.append("|---" * (len(sizes) + 2 + bool(square)) + "|")
-        base = [median([g for g, _ in runs[s][0]]) for s in sizes]
+        # the normwise error (over its bound) at 4096 where the variants differ in how they add
+        # (the phase promote16); the other phases' variants all pass the same check
+        errors = square and phase == "promote16"
+        shown = any(r != "-" for r in registers)  # the phase costs has no report of its builds
+        out.append("| variant | " + " | ".join(label[s] for s in sizes) + (" | sgemm at 4096 (ms)" if square else "")
+                   + (" | normwise error / bound at 4096" if errors else "") + (" | registers |" if shown else " |"))
+        out.append("|---" * (len(sizes) + 1 + bool(square) + bool(errors) + shown) + "|")
+        base = [median([g for g, _, _ in runs[s][0]]) for s in sizes]
         for v, name in enumerate(names):
             cells = []
             for s, b in zip(sizes, base):
-                g = median([g for g, _ in runs[s][v]])
+                g = median([g for g, _, _ in runs[s][v]])
                 cells.append(fmt_gflops(g) if v == 0 else f"{fmt_gflops(g)} ({(g / b - 1) * 100:+.1f}\\%)")
             if square:
-                cells.append(f"{median([t for _, t in runs[square][v]]):.3f}")
-            out.append(f"| {name} | " + " | ".join(cells) + f" | {registers[v]} |")
+                cells.append(f"{median([t for _, t, _ in runs[square][v]]):.3f}")
+            if errors:
+                e = [x for _, _, x in runs[square][v] if x is not None]
+                cells.append(f"{median(e):.3g}" if e else "-")
+            out.append(f"| {name} | " + " | ".join(cells + ([registers[v]] if shown else [])) + " |")
         out.append("")
     return "\n".join(out) if out else f"(no run of `lab/exp_step11_costs.sh DEB_DIR {phase}` is recorded)\n"
+
+
+# lab/tune_step11.sh split_k (and its H100 run): the settings it runs, by the plans they make
+STEP11_COSTS = (("the kernel", None, False),
+                ("the split made nearly free (hi = x, lo = −x)", None, True),
+                ("no promotion (PROMOTE = 0)", None, True),
+                ("neither", None, True),
+                ("one product (PRODUCTS = 1)", None, True))
+STEP11_PROMOTE16 = (("the kernel (TSK = 8, a ring of 4 tiles)", None, False),
+                    ("the kernel with TSK = 16 (a ring of 2)", "tensor_cores.cl", False),
+                    ("TSK = 16, B's fragments of both 8-deep steps held, promoting every 8", "every8.cl", False),
+                    ("TSK = 16, each block's six products chained, promoting every 16", "promote16.cl", False))
+SPLIT_KEYS = ("SLICES", "SPLIT_ROWS", "GROUPS_PER_CU")
+
+
+def step11_split_k_snippet(tuning_dir):
+    """The plans of step 11's split of K (*-step11-split-k.log): each setting's runs at each size
+    (GFLOPS of the whole step), their median, and its change from the first setting run at that
+    size, the host's default plan."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(tuning_dir, "*-step11-split-k.log"))):
+        lines = open(path, encoding="utf-8").read().splitlines()
+        device, driver = (x.strip() for x in lines[0].split(",", 1))
+        runs = {}
+        for line in lines:
+            m = re.match(r"PASS kernel11_tensor_cores M=(\d+) N=(\d+) K=(\d+) .*?: ([\d.]+) GFLOPS", line)
+            if m:
+                size = " x ".join(dict.fromkeys(m.group(1, 2, 3))) if len(set(m.group(1, 2, 3))) > 1 else m.group(1)
+                setting = " ".join(re.search(rf"\b{k}=\d+", line).group(0) for k in SPLIT_KEYS)
+                runs.setdefault(size, {}).setdefault(setting, []).append(float(m.group(4)))
+            elif line.startswith(("FAIL", "UNVERIFIED")):
+                raise InputError(f"{path}: a run that did not pass: {line[:80]}")
+        if not runs:
+            raise InputError(f"{path}: no runs of step 11")
+        out.append(f"{device} (driver {driver}, {lines[1].strip()}; `{os.path.basename(path)}`), GFLOPS of the "
+                   "whole step, each run, their median, and the change from the host's plan (the first row of "
+                   "each size):\n")
+        out.append("| size | plan | runs | median | change |")
+        out.append("|---|---|---|---:|---:|")
+        for size, settings in runs.items():
+            base = median(next(iter(settings.values())))
+            for j, (setting, g) in enumerate(settings.items()):
+                change = "the host's plan" if j == 0 else f"{(median(g) / base - 1) * 100:+.1f}\\%"
+                out.append(f"| {size} | {setting} | {', '.join(fmt_gflops(x) for x in g)} | {fmt_gflops(median(g))} "
+                           f"| {change} |")
+        out.append("")
+    return "\n".join(out) if out else "(no run of the split's plans is recorded)\n"
 
 
 def render(ctx):
@@ -98,3 +175,7 @@ def render(ctx):
                         ("step11_a_scalar.md", "a-scalar"), ("step11_two_acc.md", "two-acc"),
                         ("step11_ldmatrix.md", "ldmatrix")):
         write(os.path.join(ctx.out, name), step11_layout_snippet(ctx.tuning_dir, phase))
+    write(os.path.join(ctx.out, "step11_costs.md"), step11_layout_snippet(ctx.tuning_dir, "costs", STEP11_COSTS))
+    write(os.path.join(ctx.out, "step11_promote16.md"),
+          step11_layout_snippet(ctx.tuning_dir, "promote16", STEP11_PROMOTE16))
+    write(os.path.join(ctx.out, "step11_split_k_plans.md"), step11_split_k_snippet(ctx.tuning_dir))
