@@ -9,7 +9,8 @@ records (lab/tuning/), Markdown for \\includedoc:
     float at a time; two sets of accumulators; A as it is, read by ldmatrix;
   - step11_costs.md, step11_promote16.md: the same for the phases costs (timing-only variants, wrong
     on purpose: what the split, the promotion's adds and the products cost) and promote16;
-  - step11_split_k_plans.md: the plans of the split of K, each setting's runs (-step11-split-k.log).
+  - step11_split_k_plans.md, step11_helpers.md: the plans of the split of K, and the transpose's
+    work-groups, each setting's runs (-step11-split-k.log, -step11-helpers.log).
 """
 import glob
 import os
@@ -133,14 +134,17 @@ STEP11_PROMOTE16 = (("the kernel (TSK = 8, a ring of 4 tiles)", None, False),
                     ("TSK = 16, B's fragments of both 8-deep steps held, promoting every 8", "every8.cl", False),
                     ("TSK = 16, each block's six products chained, promoting every 16", "promote16.cl", False))
 SPLIT_KEYS = ("SLICES", "SPLIT_ROWS", "GROUPS_PER_CU")
+HELPERS_PART = ("the transpose of A", r"transpose A|transpose\+pad A")
 
 
-def step11_split_k_snippet(tuning_dir):
-    """The plans of step 11's split of K (*-step11-split-k.log): each setting's runs at each size
-    (GFLOPS of the whole step), their median, and its change from the first setting run at that
-    size, the host's default plan."""
+def step11_settings_snippet(tuning_dir, phase, keys, part=None, first="the host's plan"):
+    """Settings of step 11 tried by lab/tune_step11.sh (*-step11-PHASE.log, each setting run in
+    several rounds): each setting's runs at each size, their median, and its change from the first
+    setting run at that size (`first`): GFLOPS of the whole step, or, with `part` = (its name, a
+    pattern of its name in the log's lines), that kernel's own time in ms. The plans of the split of K (keys SLICES, SPLIT_ROWS, GROUPS_PER_CU), the helpers'
+    work-groups (TRANSPOSE_TILE, the transpose's time)."""
     out = []
-    for path in sorted(glob.glob(os.path.join(tuning_dir, "*-step11-split-k.log"))):
+    for path in sorted(glob.glob(os.path.join(tuning_dir, f"*-step11-{phase}.log"))):
         lines = open(path, encoding="utf-8").read().splitlines()
         device, driver = (x.strip() for x in lines[0].split(",", 1))
         runs = {}
@@ -148,25 +152,26 @@ def step11_split_k_snippet(tuning_dir):
             m = re.match(r"PASS kernel11_tensor_cores M=(\d+) N=(\d+) K=(\d+) .*?: ([\d.]+) GFLOPS", line)
             if m:
                 size = " x ".join(dict.fromkeys(m.group(1, 2, 3))) if len(set(m.group(1, 2, 3))) > 1 else m.group(1)
-                setting = " ".join(re.search(rf"\b{k}=\d+", line).group(0) for k in SPLIT_KEYS)
-                runs.setdefault(size, {}).setdefault(setting, []).append(float(m.group(4)))
+                setting = " ".join(re.search(rf"\b{k}=\d+", line).group(0) for k in keys)
+                value = float(re.search(rf"(?:{part[1]}) ([\d.]+) ms", line).group(1)) if part else float(m.group(4))
+                runs.setdefault(size, {}).setdefault(setting, []).append(value)
             elif line.startswith(("FAIL", "UNVERIFIED")):
                 raise InputError(f"{path}: a run that did not pass: {line[:80]}")
         if not runs:
             raise InputError(f"{path}: no runs of step 11")
-        out.append(f"{device} (driver {driver}, {lines[1].strip()}; `{os.path.basename(path)}`), GFLOPS of the "
-                   "whole step, each run, their median, and the change from the host's plan (the first row of "
-                   "each size):\n")
-        out.append("| size | plan | runs | median | change |")
+        what = f"the time of {part[0]} (ms)" if part else "GFLOPS of the whole step"
+        out.append(f"{device} (driver {driver}, {lines[1].strip()}; `{os.path.basename(path)}`), {what}, each run, "
+                   f"their median, and the change from {first} (the first row of each size):\n")
+        out.append(f"| size | {'plan' if keys == SPLIT_KEYS else 'setting'} | runs | median | change |")
         out.append("|---|---|---|---:|---:|")
         for size, settings in runs.items():
             base = median(next(iter(settings.values())))
             for j, (setting, g) in enumerate(settings.items()):
-                change = "the host's plan" if j == 0 else f"{(median(g) / base - 1) * 100:+.1f}\\%"
-                out.append(f"| {size} | {setting} | {', '.join(fmt_gflops(x) for x in g)} | {fmt_gflops(median(g))} "
-                           f"| {change} |")
+                change = first if j == 0 else f"{(median(g) / base - 1) * 100:+.1f}\\%"
+                show = (lambda x: f"{x:.4f}") if part else fmt_gflops
+                out.append(f"| {size} | {setting} | {', '.join(show(x) for x in g)} | {show(median(g))} | {change} |")
         out.append("")
-    return "\n".join(out) if out else "(no run of the split's plans is recorded)\n"
+    return "\n".join(out) if out else f"(no run of lab/tune_step11.sh's {phase} is recorded)\n"
 
 
 def render(ctx):
@@ -178,4 +183,6 @@ def render(ctx):
     write(os.path.join(ctx.out, "step11_costs.md"), step11_layout_snippet(ctx.tuning_dir, "costs", STEP11_COSTS))
     write(os.path.join(ctx.out, "step11_promote16.md"),
           step11_layout_snippet(ctx.tuning_dir, "promote16", STEP11_PROMOTE16))
-    write(os.path.join(ctx.out, "step11_split_k_plans.md"), step11_split_k_snippet(ctx.tuning_dir))
+    write(os.path.join(ctx.out, "step11_split_k_plans.md"), step11_settings_snippet(ctx.tuning_dir, "split-k", SPLIT_KEYS))
+    write(os.path.join(ctx.out, "step11_helpers.md"),
+          step11_settings_snippet(ctx.tuning_dir, "helpers", ("TRANSPOSE_TILE",), HELPERS_PART, "the default, 16"))
