@@ -15,7 +15,7 @@ defect, on the same pages with one defect put in:
   - a measured figure and a comparison typed by hand that no test checks (hand_figures.py), and a
     checked sentence on data that contradict it; each check of a sentence that names a run but no
     size or device (step 4's loss, step 8's squares, step 9's splits, step 10's experiments, the
-    main page's slower steps) on records made false;
+    main page's slower steps) on records made false; a pattern that matches no sentence any more;
   - an old form of a tuning record's figure in a lesson under a results file's label
     (lesson_figures.py), as the old tree rendered it: step 11's table with the H200's step11-bench
     sweep (61020 GFLOPS, 1.19x cuBLAS at 4096) (5faec6c^).
@@ -267,6 +267,13 @@ with tempfile.TemporaryDirectory() as tmp:
             failures.append("step 10's 'neither pays alone' on a record where one change pays: not caught")
     finally:
         hand_figures.alone = real_alone
+
+    # Every pattern of hand_figures.py matches a sentence of today's pages; one for a sentence no
+    # page has (step 11's old CPU sentence, cut on 2026-12-08) is reported as dead
+    failures += hand_figures.unused(hand_figures.raw_pages(os.path.join(source, "docs")))
+    dead = [(r"On the CPU \(PoCL\) step 11 runs the portable path, far slower than step 10 there", None)]
+    if not hand_figures.unused(hand_figures.raw_pages(os.path.join(source, "docs")), hand_figures.FIGURES + dead):
+        failures.append("a pattern of hand_figures.py that matches no sentence: not caught")
 
     # The checks of the lessons' sentences that name a run but no size or device (hand_figures.py:
     # step 4's loss, step 8's squares, step 9's splits, step 10's experiments, the main page's slower
