@@ -25,7 +25,7 @@
 // Kernel 2 of 4: pad
 // Arguments   (int rows, int cols, int paddedRows, int paddedCols, const global float *in,
 //              global float *out)
-//             out (paddedRows x paddedCols) = in (rows x cols) with zeros around; here in = B.
+//             out (paddedRows x paddedCols) = in (rows x cols), zeros below and right; here in = B.
 //             Each work-item writes WIDTH floats of a row of out as one vector.
 // Launch      global = (paddedCols/WIDTH, paddedRows) each rounded up to TRANSPOSE_TILE,
 //             local = (TRANSPOSE_TILE, TRANSPOSE_TILE)

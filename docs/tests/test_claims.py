@@ -236,7 +236,7 @@ with tempfile.TemporaryDirectory() as tmp:
         failures.append(f"step 8's old 'far apart' sentence: not caught as unchecked ({got})")
     for page, sentence, name, factor in (
             ("step05.md", "On the GPUs step 5 reaches over half of the FMA peak.", "kernel05_register_blocking", 0.8),
-            ("step01.md", "On the GPUs step 1 runs above that ceiling, because the caches catch most of the repeated "
+            ("step01.md", "On the GPUs step 1 runs above that ceiling, because the L1 and L2 caches catch most of the repeated "
                           "requests.", "kernel01_naive", 0.05)):
         true = claims.Data(ctx.results, ctx.tuning, ctx.steps, ctx.defaults, None, gen)
         made = [r if claims.POCL in r.platform else scaled(r, name, factor) for r in ctx.results]
