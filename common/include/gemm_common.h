@@ -2,7 +2,7 @@
  * @file gemm_common.h
  * @brief Exit codes and one-line diagnostics shared by every program of the tutorial.
  *
- * Every executable (the six steps, the peers, the benchmark helpers) ends with one of the
+ * Every executable (the twelve steps, the peers, the benchmark helpers) ends with one of the
  * #gemm_exit codes, and reports every problem as a single line on standard error that starts
  * with the program's name, so scripts and tests can match it.
  */
