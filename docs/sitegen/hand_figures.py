@@ -638,6 +638,7 @@ FIGURES = [
      not_measured("held by the suite itself: a run slower than the limit's rate ends with exit 3 and fails its test, "
                   "in CI on 2 cores and in the sanitized build")),
     (r"at most 255 terms below 2¹⁴·2⁻⁴¹ each", not_measured("arithmetic of the exact check's data")),
+    (r"With the harness's data \(CODE, above: binades 1 to 8 alike", not_measured("arithmetic of the data's distribution")),
     (r"The test CODE checks each claim above on the host", not_measured("what a test checks")),
     (r"between inaccessible pages that reach 16 GiB on each side", not_measured("what the harness allocates")),
     # the main page and lessons: mechanisms, arithmetic, pointers
