@@ -630,6 +630,8 @@ FIGURES = [
      r"three times", not_measured("arithmetic of the split")),
     (r"lo·lo is about 2\^-22 of a·b", not_measured("arithmetic of the split")),
     (r"so expect the rate to drop well below the rate at 128", not_measured("what the exercise asks to expect")),
+    (r"with Mp = 1024, Np = 3008 and Kp = 512: about 95 % of the multiply-adds are useful",
+     not_measured("arithmetic of the padded sizes")),
     (r"times float4 reads from local memory in which the work-item in place", not_measured("what the program does")),
     (r"They do not charge by addresses: the rules whose vectors lanes 4, 8 or 16 apart share",
      not_measured("the answer's reading of its measured table, rendered under it")),
